@@ -1,0 +1,38 @@
+/*
+ * The CPU contract: everything the core asks of a CPU port.
+ *
+ * A port lives in src/arch/<cpu>/ and provides context.S with the
+ * two functions below plus arch.h with a handful of constants.  Nothing
+ * else in green is CPU-specific; no #ifdef on a CPU appears outside
+ * src/arch/.
+ *
+ * A context is just a saved stack pointer.  Switching pushes the
+ * callee-saved registers (and the floating-point control state the ABI
+ * says a callee must preserve) onto the current stack, stores the stack
+ * pointer, loads the other one and pops the other thread's registers:
+ * every other register is caller-saved by the C calling convention, so
+ * the compiler has already spilled anything live across the call.
+ */
+#ifndef GREEN_ARCH_CONTRACT_H
+#define GREEN_ARCH_CONTRACT_H
+
+#include <stddef.h>
+
+/*
+ * Save the running context on its own stack, store its stack pointer in
+ * *save, then resume the context whose stack pointer is load.  Returns
+ * when some other thread switches back to *save.
+ */
+void __green_arch_switch(void **save, void *load);
+
+/*
+ * Prepare a fresh stack whose highest usable address is top (exclusive)
+ * so that the first __green_arch_switch to the returned stack pointer
+ * calls entry(arg) with a correctly aligned, unwind-terminated frame.
+ * entry must never return; if it does, the trampoline traps.
+ */
+void *__green_arch_make(void *top, void (*entry)(void *), void *arg);
+
+#include "arch.h"
+
+#endif

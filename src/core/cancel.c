@@ -1,0 +1,75 @@
+/*
+ * cancel.c — cancellation state, cleanup handlers and deferred
+ * cancellation at the library's waits.
+ *
+ * A cancel request sets cancel_pending.  If the target is blocked at a
+ * cancellation point (t->canceling) with cancellation enabled, it is
+ * woken with ECANCELED; the wait then acts on it with
+ * __green_cancel_point, which runs the cleanup handlers and exits.
+ */
+#include <errno.h>
+#include "green.h"
+
+hidden void __green_cancel_point(void)
+{
+	struct green_thread *self = __green_cur;
+	if (self->cancel_pending && !self->cancel_disable)
+		__pthread_exit(PTHREAD_CANCELED);
+}
+
+int pthread_cancel(pthread_t p)
+{
+	struct green_thread *t = __green_lookup(p);
+	if (!t || t->state == GS_EXITED) return ESRCH;
+	GREEN_ENTER();
+	t->cancel_pending = 1;
+	if (!t->cancel_disable && t->state == GS_BLOCKED && t->canceling)
+		__green_wake(t, ECANCELED);
+	GREEN_LEAVE();
+	if (t == __green_cur && t->cancel_async) __green_cancel_point();
+	return 0;
+}
+
+int __pthread_setcancelstate(int new, int *old)
+{
+	struct green_thread *self = __green_cur;
+	if ((unsigned)new > 2U) return EINVAL;
+	if (old) *old = self->cancel_disable;
+	self->cancel_disable = new;
+	return 0;
+}
+weak_alias(__pthread_setcancelstate, pthread_setcancelstate);
+
+int pthread_setcanceltype(int new, int *old)
+{
+	struct green_thread *self = __green_cur;
+	if ((unsigned)new > 1U) return EINVAL;
+	if (old) *old = self->cancel_async;
+	self->cancel_async = new;
+	if (new) __green_cancel_point();
+	return 0;
+}
+
+void __testcancel(void)
+{
+	__green_cancel_point();
+}
+
+void __pthread_testcancel(void)
+{
+	__green_cancel_point();
+}
+weak_alias(__pthread_testcancel, pthread_testcancel);
+
+/* musl's pthread_cleanup_push/pop macros land here. */
+void __do_cleanup_push(struct __ptcb *cb)
+{
+	struct green_thread *self = __green_cur;
+	cb->__next = self->cleanup;
+	self->cleanup = cb;
+}
+
+void __do_cleanup_pop(struct __ptcb *cb)
+{
+	__green_cur->cleanup = cb->__next;
+}

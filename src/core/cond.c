@@ -1,0 +1,120 @@
+/*
+ * cond.c — condition variables.
+ *
+ * Wait morphing: a signal does not wake a waiter only for it to block
+ * again on the mutex.  If the waiter's mutex is free the waiter is handed
+ * the mutex and made runnable; if it is held (the usual case: signalling
+ * inside the critical section) the waiter is moved, still blocked, from
+ * the condition's queue to the tail of the mutex's queue, and the unlock
+ * that follows hands it the mutex.  Either way the waiter resumes owning
+ * the mutex and signalling costs no extra switch.
+ *
+ *   cond queue ──signal──> mutex free?  yes: owner = waiter, RUNNABLE
+ *                                       no:  mutex queue (BLOCKED, GW_MUTEX)
+ *   deadline / cancel ──> RUNNABLE without the mutex: re-acquire it first
+ */
+#include <errno.h>
+#include "green.h"
+#include "sync.h"
+
+_Static_assert(sizeof(struct gcond) <= sizeof(pthread_cond_t), "gcond fits");
+
+int pthread_cond_init(pthread_cond_t *restrict c, const pthread_condattr_t *restrict a)
+{
+	struct gcond *g = (struct gcond *)c;
+	*c = (pthread_cond_t){ 0 };
+	if (a) {
+		if (a->__attr >> 31) return ENOTSUP;   /* process-shared: docs/sync.md */
+		g->clock = a->__attr & 0x7fffffff;
+	}
+	return 0;
+}
+
+int pthread_cond_destroy(pthread_cond_t *c)
+{
+	struct gcond *g = (struct gcond *)c;
+	return gq_empty(&g->q) ? 0 : EBUSY;
+}
+
+hidden void __green_cond_signal(struct gcond *c, int n)
+{
+	struct green_thread *t;
+	struct gmutex *m;
+
+	GREEN_ENTER();
+	while (n-- && (t = __gq_pop(&c->q))) {
+		m = t->wait_aux;
+		if (t->heap_idx) __green_timer_del(t);
+		if (!m->owner) {
+			m->owner = t;
+			__green_wake(t, 0);
+		} else {
+			t->wait = GW_MUTEX;
+			t->wait_obj = m;
+			__gq_push(&m->q, t);
+		}
+	}
+	GREEN_LEAVE();
+}
+
+hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, const struct timespec *at)
+{
+	struct green_thread *self = __green_cur;
+	uint64_t deadline = GREEN_NO_DEADLINE;
+	int r, err, count;
+
+	if (m->owner != self) return EPERM;
+	if (at) {
+		deadline = __green_deadline(c->clock, at, &err);
+		if (err) return err;
+	}
+	__green_cancel_point();
+
+	GREEN_ENTER();
+	count = m->count;
+	m->count = 0;
+	__green_mutex_release(m);
+	self->wait_aux = m;
+	self->canceling = 1;
+	r = __green_wait(&c->q, GW_COND, c, deadline);
+	self->canceling = 0;
+	self->wait_aux = 0;
+	if (m->owner != self) __green_mutex_acquire(m, GREEN_NO_DEADLINE);
+	m->count = count;
+	GREEN_LEAVE();
+
+	if (r == ECANCELED) __green_cancel_point();  /* handlers run with the mutex held */
+	return r == ETIMEDOUT ? ETIMEDOUT : 0;
+}
+
+int __pthread_cond_timedwait(pthread_cond_t *restrict c, pthread_mutex_t *restrict m,
+                             const struct timespec *restrict at)
+{
+	/* musl's cnd_wait passes a null deadline: wait untimed */
+	return __green_cond_wait((struct gcond *)c, (struct gmutex *)m, at);
+}
+weak_alias(__pthread_cond_timedwait, pthread_cond_timedwait);
+
+int pthread_cond_wait(pthread_cond_t *restrict c, pthread_mutex_t *restrict m)
+{
+	return __green_cond_wait((struct gcond *)c, (struct gmutex *)m, 0);
+}
+
+int pthread_cond_signal(pthread_cond_t *c)
+{
+	__green_cond_signal((struct gcond *)c, 1);
+	return 0;
+}
+
+int pthread_cond_broadcast(pthread_cond_t *c)
+{
+	__green_cond_signal((struct gcond *)c, -1);
+	return 0;
+}
+
+/* C11 cnd_signal/cnd_broadcast call this musl-internal name. */
+hidden int __private_cond_signal(pthread_cond_t *c, int n)
+{
+	__green_cond_signal((struct gcond *)c, n);
+	return 0;
+}

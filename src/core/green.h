@@ -1,0 +1,246 @@
+/*
+ * green.h — the core's internal interface.
+ *
+ * Every object in src/core and src/stubs includes this.  It is compiled
+ * against musl's internal headers (struct pthread, libc, syscall.h), so it
+ * may use musl's hidden symbols; it is never installed.
+ *
+ * Ownership, in one paragraph: there is one kernel thread.  All fields
+ * below are touched only by whichever green thread is running, inside a
+ * no-preempt section when a preemption could observe them half-updated
+ * (GREEN_ENTER/GREEN_LEAVE).  No atomics are needed anywhere.
+ */
+#ifndef GREEN_H
+#define GREEN_H
+
+#include <stdint.h>
+#include <time.h>
+#include "pthread_impl.h"
+#include "contract.h"
+
+
+struct green_thread;
+
+/* ---- queues: FIFO of threads, linked through the threads themselves. */
+struct gq {
+	struct green_thread *head, *tail;
+};
+
+/*
+ * What a blocked thread waits for (for the deadlock report and gdb).
+ * The wait object is in green_thread.wait_obj.
+ */
+enum gwait {
+	GW_NONE = 0,
+	GW_MUTEX,       /* pthread_mutex_t / mtx_t */
+	GW_COND,        /* pthread_cond_t / cnd_t */
+	GW_JOIN,        /* a thread, in pthread_join */
+	GW_SLEEP,       /* a deadline only */
+	GW_ADDR,        /* an address (libc internal lock, once, FILE lock) */
+	GW_RWLOCK,
+	GW_BARRIER,
+	GW_SEM,
+	GW_SIGNAL,      /* waiting for a signal to arrive */
+};
+
+/*
+ * Thread states.  Who owns the descriptor and which queue it is on:
+ *
+ *   RUNNING   the one thread on the CPU; on no queue.  __green_cur.
+ *   RUNNABLE  on the run queue (runq.c), waiting for the CPU.
+ *   BLOCKED   on the queue of its wait object (or none for GW_SLEEP),
+ *             and in the timer heap if the wait has a deadline.
+ *   EXITED    on no queue; owned by its joiner, or on the reap list if
+ *             detached (its stack is still in use until the next switch).
+ *
+ *   create ──> RUNNABLE <──────── wake (signal, unlock, timer) ───┐
+ *                 │  ^                                           │
+ *          picked │  │ yield / preempt                            │
+ *                 v  │                                           │
+ *              RUNNING ──── wait on object / deadline ──> BLOCKED
+ *                 │
+ *                 └── pthread_exit ──> EXITED ──> join/reap ──> freed
+ */
+enum gstate { GS_RUNNING, GS_RUNNABLE, GS_BLOCKED, GS_EXITED };
+
+/* Stack modes (green_thread.stack_mode). */
+enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
+
+#define GREEN_MAGIC 0x6772656eu /* "gren" */
+
+struct __ptcb;
+
+struct green_thread {
+	void *sp;                      /* saved stack pointer while not running */
+	unsigned magic;                /* GREEN_MAGIC while the descriptor is live */
+	unsigned id;                   /* 1 = main; shown by gdb and reports */
+
+	/* Shallow binding: musl keeps these in the one TCB; while this thread
+	 * is not running its values live here (switch.c). */
+	int errno_val;
+	int tid;                       /* owner id for FILE locks (>= 0x400000) */
+	int h_errno_val;
+	locale_t locale;
+	void *stdio_locks;
+
+	enum gstate state;
+	enum gwait wait;               /* valid while BLOCKED */
+	const void *wait_obj;
+	void *wait_aux;                /* cond wait: the mutex to re-acquire */
+	int wake;                      /* why the last wait ended: 0, ETIMEDOUT, EINTR, ECANCELED */
+
+	/* Queue links: a thread is on at most one queue (run or wait). */
+	struct green_thread *q_next, *q_prev;
+	struct gq *q;
+
+	/* Timer heap (timer.c): index+1 in the heap, 0 when absent. */
+	size_t heap_idx;
+	uint64_t deadline;             /* CLOCK_MONOTONIC ns */
+
+	/* Address waits (futex.c). */
+	const volatile void *waddr;
+
+	/* Lifecycle (thread.c). */
+	void *(*start)(void *);
+	void *arg;
+	void *result;
+	unsigned char detached;
+	unsigned char c11;             /* thrd_create: int result */
+	struct green_thread *joiner;
+	struct green_thread *all_next, *all_prev;
+	char name[16];
+
+	/* Cancellation (cancel.c). */
+	unsigned char cancel_disable, cancel_async, cancel_pending, canceling;
+	struct __ptcb *cleanup;
+
+	/* Thread-specific data (key.c): PTHREAD_KEYS_MAX slots, lazy. */
+	void **tsd;
+	unsigned char tsd_used;
+
+	/* Stack (stack.c). */
+	int stack_mode;
+	unsigned char own_stack;       /* the mapping is ours to free */
+	unsigned char user_stack;      /* pthread_attr_setstack */
+	void *map_base;                /* mmap'd region including guard */
+	size_t map_size;
+	void *stack_lo;                /* lowest usable stack address */
+	size_t stack_size;             /* usable bytes */
+	size_t guard_size;
+	unsigned vg_id;                /* valgrind stack id */
+
+	/* Scheduling attributes as given (scheduling policy is issue-level
+	 * work; the run queue is FIFO for now). */
+	int policy, prio;
+
+	int np;                        /* saved no-preempt depth (switch.c) */
+	int rdlocks;                   /* read locks held (rwlock.c) */
+
+	/* Reap list link. */
+	struct green_thread *reap_next;
+};
+
+/* ---- global state (sched.c) */
+extern hidden struct green_thread *__green_cur;     /* the running thread */
+extern hidden struct green_thread __green_main;     /* the initial thread */
+extern hidden int __green_started;                  /* a second thread was ever created */
+extern hidden int __green_live;                     /* threads not yet exited */
+extern hidden struct green_thread *__green_all;     /* all threads, for gdb/reports */
+
+/*
+ * No-preempt depth: a plain counter, never a signal mask (Marovich 2.4).
+ * The tick handler that finds it non-zero sets __green_pending and
+ * returns; leaving the outermost section yields.
+ */
+extern hidden volatile int __green_np;
+extern hidden volatile int __green_pending;
+hidden void __green_preempt_now(void);
+
+#define GREEN_ENTER() (__green_np++)
+#define GREEN_LEAVE() do { \
+	if (!--__green_np && __green_pending) __green_preempt_now(); \
+} while (0)
+
+/* true once green threads exist: stubs pass straight through until then */
+static inline int green_active(void) { return __green_started; }
+
+static inline struct green_thread *green_self(void)
+{
+	return __green_cur;
+}
+
+/* ---- scheduler (sched.c) */
+hidden void __green_init(void);                 /* lazy, idempotent */
+hidden int __green_block(void);                 /* current must already be queued/marked */
+hidden void __green_yield(void);
+hidden void __green_ready(struct green_thread *);
+hidden void __green_wake(struct green_thread *, int why);
+hidden _Noreturn void __green_exit_switch(void);
+hidden int __green_wait(struct gq *, enum gwait, const void *obj, uint64_t deadline);
+hidden void __green_deadlock(void);
+
+/* ---- run queue (runq.c) */
+hidden void __green_runq_push(struct green_thread *);
+hidden struct green_thread *__green_runq_pop(void);
+hidden int __green_runq_empty(void);
+
+/* ---- queue helpers (queue.c) */
+hidden void __gq_push(struct gq *, struct green_thread *);
+hidden struct green_thread *__gq_pop(struct gq *);
+hidden void __gq_remove(struct green_thread *);
+static inline int gq_empty(const struct gq *q) { return !q->head; }
+
+/* ---- switch (switch.c) */
+hidden void __green_switch(struct green_thread *from, struct green_thread *to);
+hidden void __green_reap(void);
+
+/* ---- time (timer.c) */
+#define GREEN_NO_DEADLINE UINT64_MAX
+hidden uint64_t __green_now(void);
+hidden uint64_t __green_deadline(clockid_t, const struct timespec *abs, int *err);
+hidden uint64_t __green_deadline_rel(const struct timespec *rel);
+hidden void __green_timer_add(struct green_thread *, uint64_t deadline);
+hidden void __green_timer_del(struct green_thread *);
+hidden int __green_timers_pending(void);
+hidden uint64_t __green_timer_next(void);
+hidden void __green_timers_expire(uint64_t now);
+
+/* ---- idle: wait for the kernel until a deadline (poll.c) */
+hidden int __green_poll_wait(uint64_t deadline);
+hidden int __green_poll_waiters(void);
+
+/* ---- address waits: a user-level futex (futex.c) */
+hidden int __green_futex_wait(const volatile void *addr, int val, uint64_t deadline, enum gwait kind);
+hidden int __green_futex_wake(const volatile void *addr, int n);
+
+/* ---- stacks (stack.c) */
+hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *err);
+hidden struct green_thread *__green_stack_adopt(void *addr, size_t size, int *err);
+hidden void __green_stack_free(struct green_thread *);
+hidden void __green_guard_init(void);
+
+/* ---- threads (thread.c, key.c, cancel.c) */
+hidden void __green_tsd_run_dtors(struct green_thread *);
+hidden void __green_cancel_point(void);         /* acts on a pending cancel */
+hidden struct green_thread *__green_lookup(pthread_t);
+hidden const char *__green_wait_name(enum gwait);
+
+/* ---- diagnostics (report.c) */
+hidden void __green_say(const char *fmt, ...);
+hidden void __green_describe(struct green_thread *, char *buf, size_t len);
+
+/* ---- environment (config.c) */
+struct green_config {
+	size_t stack_size;   /* GREEN_STACK_SIZE */
+	int stack_mode;      /* GREEN_STACKS */
+	int quantum_ms;      /* GREEN_QUANTUM_MS */
+	int loaded;
+};
+extern hidden struct green_config __green_config;
+hidden void __green_config_load(void);
+
+/* pthread_t <-> green thread */
+static inline struct green_thread *gt(pthread_t t) { return (struct green_thread *)(void *)t; }
+static inline pthread_t gp(struct green_thread *t) { return (pthread_t)(void *)t; }
+
+#endif

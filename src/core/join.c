@@ -1,0 +1,99 @@
+/*
+ * join.c — pthread_join, its timed and try variants, and detach.
+ *
+ * A joinable thread that exits keeps its descriptor and stack until it is
+ * joined; the joiner frees them.  A detached thread is freed by whoever
+ * runs next after it has switched away for the last time (switch.c).
+ */
+#include <errno.h>
+#include "green.h"
+
+hidden void __green_all_remove(struct green_thread *);
+
+static void release(struct green_thread *t)
+{
+	__green_all_remove(t);
+	__green_stack_free(t);
+}
+
+static int join(pthread_t p, void **res, const struct timespec *at, int try)
+{
+	struct green_thread *self = __green_cur, *t = __green_lookup(p);
+	uint64_t deadline = GREEN_NO_DEADLINE;
+	int r, err;
+
+	if (!t || t->state == GS_EXITED && t->detached) return ESRCH;
+	if (t == self) return EDEADLK;
+	if (t->detached || (t->joiner && t->joiner != self)) return EINVAL;
+	/* two threads joining each other */
+	if (t->state == GS_BLOCKED && t->wait == GW_JOIN && t->wait_obj == self)
+		return EDEADLK;
+	if (!try) __green_cancel_point();
+	if (at) {
+		deadline = __green_deadline(CLOCK_REALTIME, at, &err);
+		if (err) return err;
+	}
+
+	GREEN_ENTER();
+	while (t->state != GS_EXITED) {
+		if (try) {
+			GREEN_LEAVE();
+			return EBUSY;
+		}
+		t->joiner = self;
+		self->canceling = 1;
+		r = __green_wait(0, GW_JOIN, t, deadline);
+		self->canceling = 0;
+		t->joiner = 0;
+		if (r == ECANCELED) {
+			GREEN_LEAVE();
+			__green_cancel_point();
+		}
+		if (r == ETIMEDOUT) {
+			GREEN_LEAVE();
+			return ETIMEDOUT;
+		}
+	}
+	if (res) *res = t->result;
+	if (t != &__green_main) release(t);
+	else __green_all_remove(t);
+	GREEN_LEAVE();
+	return 0;
+}
+
+int __pthread_join(pthread_t t, void **res)
+{
+	return join(t, res, 0, 0);
+}
+
+int pthread_timedjoin_np(pthread_t t, void **res, const struct timespec *at)
+{
+	return join(t, res, at, 0);
+}
+
+int pthread_tryjoin_np(pthread_t t, void **res)
+{
+	return join(t, res, 0, 1);
+}
+
+weak_alias(__pthread_join, pthread_join);
+
+static int __pthread_detach(pthread_t p)
+{
+	struct green_thread *t = __green_lookup(p);
+
+	if (!t || (t->state == GS_EXITED && t->detached)) return ESRCH;
+	if (t->detached) return EINVAL;
+	GREEN_ENTER();
+	if (t->state == GS_EXITED) {
+		if (t != &__green_main) release(t);
+		else __green_all_remove(t);
+	} else {
+		t->detached = 1;
+	}
+	GREEN_LEAVE();
+	return 0;
+}
+
+weak_alias(__pthread_detach, pthread_detach);
+weak_alias(__pthread_detach, thrd_detach);

@@ -1,0 +1,102 @@
+/*
+ * key.c — thread-specific data.
+ *
+ * A key is an index into every thread's PTHREAD_KEYS_MAX slots.  A
+ * deleted key's stale values are cleared in every thread when the index
+ * is handed out again, so a new key always starts out null (creation is
+ * rare; reading and writing a value stay a load and a store).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "green.h"
+
+static void (*dtor[PTHREAD_KEYS_MAX])(void *);
+static unsigned char used[PTHREAD_KEYS_MAX];
+static unsigned next_key;
+
+static void no_dtor(void *p) { }
+
+int __pthread_key_create(pthread_key_t *k, void (*d)(void *))
+{
+	unsigned i, j;
+	GREEN_ENTER();
+	for (i = 0; i < PTHREAD_KEYS_MAX; i++) {
+		j = (next_key + i) % PTHREAD_KEYS_MAX;
+		if (!used[j]) {
+			used[j] = 1;
+			dtor[j] = d ? d : no_dtor;
+			next_key = j + 1;
+			*k = j;
+			/* values of a recycled key start out null everywhere */
+			for (struct green_thread *t = __green_all; t; t = t->all_next)
+				if (t->tsd) t->tsd[j] = 0;
+			GREEN_LEAVE();
+			return 0;
+		}
+	}
+	GREEN_LEAVE();
+	return EAGAIN;
+}
+
+int __pthread_key_delete(pthread_key_t k)
+{
+	if (k >= PTHREAD_KEYS_MAX || !used[k]) return EINVAL;
+	GREEN_ENTER();
+	used[k] = 0;
+	dtor[k] = 0;
+	GREEN_LEAVE();
+	return 0;
+}
+
+weak_alias(__pthread_key_create, pthread_key_create);
+weak_alias(__pthread_key_delete, pthread_key_delete);
+
+void *pthread_getspecific(pthread_key_t k)
+{
+	struct green_thread *self = __green_cur;
+	if (k >= PTHREAD_KEYS_MAX || !self->tsd) return 0;
+	return self->tsd[k];
+}
+weak_alias(pthread_getspecific, tss_get);
+
+int pthread_setspecific(pthread_key_t k, const void *v)
+{
+	struct green_thread *self = __green_cur;
+	if (k >= PTHREAD_KEYS_MAX || !used[k]) return EINVAL;
+	if (!self->tsd) {
+		self->tsd = calloc(PTHREAD_KEYS_MAX, sizeof(void *));
+		if (!self->tsd) return ENOMEM;
+	}
+	self->tsd[k] = (void *)v;
+	if (v) self->tsd_used = 1;
+	return 0;
+}
+
+int tss_set(unsigned k, void *v)
+{
+	return pthread_setspecific(k, v) ? 2 /* thrd_error */ : 0;
+}
+
+/* POSIX: up to PTHREAD_DESTRUCTOR_ITERATIONS passes while values remain. */
+hidden void __green_tsd_run_dtors(struct green_thread *t)
+{
+	int pass, i, again;
+	if (!t->tsd || !t->tsd_used) return;
+	for (pass = 0; pass < PTHREAD_DESTRUCTOR_ITERATIONS; pass++) {
+		again = 0;
+		for (i = 0; i < PTHREAD_KEYS_MAX; i++) {
+			void *v = t->tsd[i];
+			if (!v || !used[i]) continue;
+			t->tsd[i] = 0;
+			dtor[i](v);
+			again = 1;
+		}
+		if (!again) break;
+	}
+}
+
+/* musl's timer_create refers to this name (weakly). */
+hidden void __pthread_tsd_run_dtors(void)
+{
+	__green_tsd_run_dtors(__green_cur);
+}

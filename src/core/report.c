@@ -1,0 +1,108 @@
+/*
+ * report.c — messages from the library and the deadlock report.
+ *
+ * Messages are formatted into a local buffer and written with one raw
+ * write(2): they must work with stdio locked by a parked thread, from a
+ * signal handler, and on a nearly exhausted stack.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <signal.h>
+#include "green.h"
+#include "sync.h"
+
+hidden const char *__green_name(struct green_thread *);
+
+hidden void __green_say(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof buf - 1) n = sizeof buf - 1;
+	if (n > 0) __syscall(SYS_write, 2, buf, n);
+}
+
+hidden void __green_describe(struct green_thread *t, char *buf, size_t len)
+{
+	const char *name = __green_name(t);
+	if (name[0]) snprintf(buf, len, "thread %u \"%s\"", t->id, name);
+	else snprintf(buf, len, "thread %u", t->id);
+}
+
+hidden const char *__green_wait_name(enum gwait w)
+{
+	switch (w) {
+	case GW_MUTEX: return "mutex";
+	case GW_COND: return "condition variable";
+	case GW_JOIN: return "join";
+	case GW_SLEEP: return "sleep";
+	case GW_ADDR: return "lock word";
+	case GW_RWLOCK: return "rwlock";
+	case GW_BARRIER: return "barrier";
+	case GW_SEM: return "semaphore";
+	case GW_SIGNAL: return "signal";
+	default: return "nothing";
+	}
+}
+
+static void report_one(struct green_thread *t)
+{
+	char me[64], other[64];
+	const void *o = t->wait_obj;
+
+	__green_describe(t, me, sizeof me);
+	switch (t->state == GS_BLOCKED ? t->wait : GW_NONE) {
+	case GW_MUTEX: {
+		const struct gmutex *m = o;
+		if (m->owner) __green_describe(m->owner, other, sizeof other);
+		else strcpy(other, "nobody");
+		__green_say("green:   %s waits for mutex %p held by %s\n", me, o, other);
+		break;
+	}
+	case GW_JOIN:
+		__green_describe((struct green_thread *)o, other, sizeof other);
+		__green_say("green:   %s waits in pthread_join for %s\n", me, other);
+		break;
+	case GW_NONE:
+		__green_say("green:   %s is %s\n", me,
+		            t->state == GS_EXITED ? "exited, not yet joined" : "runnable");
+		break;
+	default:
+		__green_say("green:   %s waits on %s %p\n", me, __green_wait_name(t->wait), o);
+	}
+}
+
+/* Could a signal handler of the program still wake somebody (say, by
+ * posting a semaphore)?  Synchronous signals cannot. */
+static int wakeable_by_signal(void)
+{
+	struct k_sigaction { void *handler; unsigned long flags; void *restorer; unsigned mask[2]; } ka;
+	for (int s = 1; s < _NSIG; s++) {
+		if (s == SIGSEGV || s == SIGBUS || s == SIGFPE || s == SIGILL ||
+		    s == SIGTRAP || (s >= 32 && s <= 34))
+			continue;
+		if (__syscall(SYS_rt_sigaction, s, 0, &ka, _NSIG / 8)) continue;
+		if (ka.handler != SIG_DFL && ka.handler != SIG_IGN) return 1;
+	}
+	return 0;
+}
+
+/*
+ * Nothing is runnable, no deadline is pending and no descriptor is
+ * awaited.  If a handler could still run, return and let the idle loop
+ * sleep until a signal arrives; otherwise report and abort.
+ */
+hidden void __green_deadlock(void)
+{
+	struct green_thread *t;
+
+	if (wakeable_by_signal()) return;
+	__green_say("green: deadlock: every thread is blocked and nothing can wake one\n");
+	for (t = __green_all; t; t = t->all_next) report_one(t);
+	abort();
+}

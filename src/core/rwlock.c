@@ -1,0 +1,143 @@
+/*
+ * rwlock.c — read-write locks.
+ *
+ * Policy (docs/sync.md): no starvation either way.  A new reader waits
+ * while a writer holds the lock or waits for it — unless the reader
+ * already holds a read lock, so recursive read locks cannot deadlock
+ * behind a waiting writer.  When the last reader leaves, the first
+ * waiting writer gets the lock; when a writer leaves, every waiting
+ * reader gets it at once if any wait, otherwise the next writer.
+ * Locks are handed over: a woken thread already holds what it waited for.
+ */
+#include <errno.h>
+#include "green.h"
+
+struct grw {
+	int readers;                  /* read locks held */
+	int shared;
+	struct green_thread *writer;
+	struct gq rq, wq;             /* waiting readers, writers */
+};
+_Static_assert(sizeof(struct grw) <= sizeof(pthread_rwlock_t), "grw fits");
+
+static struct grw *G(pthread_rwlock_t *l) { return (struct grw *)l; }
+
+int pthread_rwlock_init(pthread_rwlock_t *restrict l, const pthread_rwlockattr_t *restrict a)
+{
+	*l = (pthread_rwlock_t){ 0 };
+	if (a && a->__attr[0]) return ENOTSUP;   /* process-shared: docs/sync.md */
+	return 0;
+}
+
+int pthread_rwlock_destroy(pthread_rwlock_t *l)
+{
+	struct grw *g = G(l);
+	return g->readers || g->writer || !gq_empty(&g->rq) || !gq_empty(&g->wq) ? EBUSY : 0;
+}
+
+/* inside GREEN_ENTER */
+static void grant_readers(struct grw *g)
+{
+	struct green_thread *t;
+	while ((t = __gq_pop(&g->rq))) {
+		g->readers++;
+		t->rdlocks++;
+		__green_wake(t, 0);
+	}
+}
+
+static void grant_writer(struct grw *g)
+{
+	struct green_thread *t = __gq_pop(&g->wq);
+	g->writer = t;
+	if (t) __green_wake(t, 0);
+}
+
+static int rdlock(struct grw *g, const struct timespec *at, int try)
+{
+	struct green_thread *self = __green_cur;
+	uint64_t deadline;
+	int r, err;
+
+	GREEN_ENTER();
+	if (!g->writer && (gq_empty(&g->wq) || self->rdlocks)) {
+		g->readers++;
+		self->rdlocks++;
+		GREEN_LEAVE();
+		return 0;
+	}
+	r = g->writer == self ? EDEADLK : try ? EBUSY : 0;
+	if (!r) {
+		deadline = __green_deadline(CLOCK_REALTIME, at, &err);
+		if (err) r = err;
+		else do r = __green_wait(&g->rq, GW_RWLOCK, g, deadline); while (r == EINTR);
+	}
+	GREEN_LEAVE();
+	return r;
+}
+
+static int wrlock(struct grw *g, const struct timespec *at, int try)
+{
+	struct green_thread *self = __green_cur;
+	uint64_t deadline;
+	int r, err;
+
+	GREEN_ENTER();
+	if (!g->writer && !g->readers) {
+		g->writer = self;
+		GREEN_LEAVE();
+		return 0;
+	}
+	r = g->writer == self ? EDEADLK : try ? EBUSY : 0;
+	if (!r) {
+		deadline = __green_deadline(CLOCK_REALTIME, at, &err);
+		if (err) r = err;
+		else do r = __green_wait(&g->wq, GW_RWLOCK, g, deadline); while (r == EINTR);
+		/* a writer that gave up may have been all that held readers back */
+		if (r && !g->writer && gq_empty(&g->wq)) grant_readers(g);
+	}
+	GREEN_LEAVE();
+	return r;
+}
+
+int __pthread_rwlock_rdlock(pthread_rwlock_t *l) { return rdlock(G(l), 0, 0); }
+int __pthread_rwlock_tryrdlock(pthread_rwlock_t *l) { return rdlock(G(l), 0, 1); }
+int __pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict l, const struct timespec *restrict at)
+{
+	return rdlock(G(l), at, 0);
+}
+int __pthread_rwlock_wrlock(pthread_rwlock_t *l) { return wrlock(G(l), 0, 0); }
+int __pthread_rwlock_trywrlock(pthread_rwlock_t *l) { return wrlock(G(l), 0, 1); }
+int __pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict l, const struct timespec *restrict at)
+{
+	return wrlock(G(l), at, 0);
+}
+
+int __pthread_rwlock_unlock(pthread_rwlock_t *l)
+{
+	struct grw *g = G(l);
+	struct green_thread *self = __green_cur;
+
+	GREEN_ENTER();
+	if (g->writer == self) {
+		g->writer = 0;
+		if (!gq_empty(&g->rq)) grant_readers(g);
+		else grant_writer(g);
+	} else if (g->readers && self->rdlocks) {
+		self->rdlocks--;
+		if (!--g->readers) grant_writer(g);
+	} else {
+		GREEN_LEAVE();
+		return EPERM;
+	}
+	GREEN_LEAVE();
+	return 0;
+}
+
+weak_alias(__pthread_rwlock_rdlock, pthread_rwlock_rdlock);
+weak_alias(__pthread_rwlock_tryrdlock, pthread_rwlock_tryrdlock);
+weak_alias(__pthread_rwlock_timedrdlock, pthread_rwlock_timedrdlock);
+weak_alias(__pthread_rwlock_wrlock, pthread_rwlock_wrlock);
+weak_alias(__pthread_rwlock_trywrlock, pthread_rwlock_trywrlock);
+weak_alias(__pthread_rwlock_timedwrlock, pthread_rwlock_timedwrlock);
+weak_alias(__pthread_rwlock_unlock, pthread_rwlock_unlock);

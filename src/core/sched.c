@@ -1,0 +1,175 @@
+/*
+ * sched.c — the green scheduler.
+ *
+ * Design
+ * ------
+ * Every POSIX thread of the program is a coroutine on the one kernel
+ * thread the process started with.  The scheduler is not a thread: it is
+ * the handful of functions in this file, run on the stack of whichever
+ * green thread is giving up the CPU.  A hand-off is therefore a single
+ * switch, thread to thread (__green_switch), never thread -> scheduler ->
+ * thread.
+ *
+ * The running thread gives up the CPU in exactly three ways:
+ *
+ *   yield    it stays runnable: it goes to the tail of the run queue and
+ *            the head runs.  With an empty run queue a yield is a no-op.
+ *            A busy yield makes no system call.
+ *   block    it has put itself on the queue of some wait object (mutex,
+ *            condition, join, address) and/or into the timer heap, and
+ *            marked itself BLOCKED; __green_block picks the next thread.
+ *   exit     like block, but it never comes back (__green_exit_switch).
+ *
+ * Whoever wakes a thread (an unlock, a signal, an expired deadline) takes
+ * it off its wait queue and timer heap and appends it to the run queue;
+ * the waker keeps running.  The woken thread learns why it woke from
+ * t->wake (0, ETIMEDOUT, EINTR, ECANCELED).
+ *
+ * When the run queue is empty the blocking thread idles on its own stack:
+ * expire deadlines, and if still nothing is runnable ask the kernel to
+ * wait (poll.c) until the nearest deadline or an I/O event.  If nothing
+ * at all can wake any thread — no deadline, no descriptor, no signal
+ * handler that could post to a semaphore — the program has deadlocked:
+ * report each thread and what it waits on, then abort, rather than hang.
+ *
+ * Preemption (a SIGALRM tick) can arrive at any instruction.  Library
+ * code that manipulates the queues below runs inside GREEN_ENTER/LEAVE,
+ * a plain counter: a tick that finds it non-zero only records that a
+ * preemption is pending, and the outermost GREEN_LEAVE takes it.
+ *
+ * Fields and who protects them: all scheduler state is touched only by
+ * the running thread, inside a no-preempt section.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include "green.h"
+
+static void *main_tsd[PTHREAD_KEYS_MAX];
+
+/* The initial thread exists before the library starts: its descriptor is
+ * static so pthread_self() and friends work from the first instruction. */
+hidden struct green_thread __green_main = {
+	.magic = GREEN_MAGIC,
+	.id = 1,
+	.state = GS_RUNNING,
+	.tsd = main_tsd,
+};
+hidden struct green_thread *__green_cur = &__green_main;
+hidden int __green_started;
+hidden int __green_live = 1;
+hidden struct green_thread *__green_all = &__green_main;
+hidden volatile int __green_np;
+hidden volatile int __green_pending;
+
+/* The scheduler has no tick in this build step: a pending preemption is
+ * simply a yield taken at the end of the critical section. */
+hidden void __green_preempt_now(void)
+{
+	__green_pending = 0;
+	__green_yield();
+}
+
+/* Pick the next thread to run; idles while there is none.  May return
+ * the current thread if it was woken while idling. */
+static struct green_thread *pick_next(void)
+{
+	for (;;) {
+		if (!__green_runq_empty())
+			return __green_runq_pop();
+		if (__green_timers_pending())
+			__green_timers_expire(__green_now());
+		if (!__green_runq_empty())
+			return __green_runq_pop();
+		if (!__green_timers_pending() && !__green_poll_waiters())
+			__green_deadlock();  /* returns only if a signal may still wake us */
+		__green_poll_wait(__green_timer_next());
+	}
+}
+
+hidden void __green_ready(struct green_thread *t)
+{
+	t->state = GS_RUNNABLE;
+	__green_runq_push(t);
+}
+
+/* Take t off whatever it waits on and make it runnable. */
+hidden void __green_wake(struct green_thread *t, int why)
+{
+	if (t->state != GS_BLOCKED) return;
+	if (t->q) __gq_remove(t);
+	if (t->heap_idx) __green_timer_del(t);
+	t->wake = why;
+	t->wait = GW_NONE;
+	t->wait_obj = 0;
+	__green_ready(t);
+}
+
+hidden int __green_block(void)
+{
+	struct green_thread *self = __green_cur, *next;
+
+	self->state = GS_BLOCKED;
+	next = pick_next();
+	if (next != self)
+		__green_switch(self, next);
+	else
+		self->state = GS_RUNNING;
+	return self->wake;
+}
+
+/*
+ * The common wait: queue the caller on q (may be null), arm an optional
+ * deadline, block.  Called inside GREEN_ENTER.  Returns 0 when woken by
+ * the object, ETIMEDOUT, EINTR or ECANCELED.
+ */
+hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t deadline)
+{
+	struct green_thread *self = __green_cur;
+
+	self->wake = 0;
+	self->wait = kind;
+	self->wait_obj = obj;
+	if (q) __gq_push(q, self);
+	if (deadline != GREEN_NO_DEADLINE) __green_timer_add(self, deadline);
+	return __green_block();
+}
+
+hidden void __green_yield(void)
+{
+	struct green_thread *self = __green_cur, *next;
+
+	GREEN_ENTER();
+	if (__green_timers_pending())
+		__green_timers_expire(__green_now());
+	if (!__green_runq_empty()) {
+		__green_ready(self);
+		next = __green_runq_pop();
+		if (next != self) __green_switch(self, next);
+		else self->state = GS_RUNNING;
+	}
+	__green_np--;   /* a yield satisfies any pending preemption */
+	__green_pending = 0;
+}
+
+hidden _Noreturn void __green_exit_switch(void)
+{
+	struct green_thread *self = __green_cur, *next;
+
+	self->state = GS_EXITED;
+	next = pick_next();
+	__green_switch(self, next);
+	abort();  /* an exited thread is never switched back to */
+}
+
+int sched_yield(void)
+{
+	if (green_active()) __green_yield();
+	return 0;
+}
+
+void thrd_yield(void)
+{
+	sched_yield();
+}

@@ -1,0 +1,155 @@
+/*
+ * sem.c — unnamed semaphores (sem_open/sem_close/sem_unlink stay musl's
+ * and build on these).
+ *
+ * A process-private semaphore hands a post directly to its first waiter.
+ * A process-shared one (pshared != 0, and every named semaphore) lives in
+ * memory other processes update: its value is changed with atomics, and
+ * a waiter polls it with short green sleeps (1 ms, backing off to 10 ms)
+ * because another process's sem_post cannot wake a green thread here.
+ * That is the stated limit: a cross-process wake-up can lag by up to
+ * 10 ms (docs/sync.md).
+ */
+#include <semaphore.h>
+#include <errno.h>
+#include <limits.h>
+#include "green.h"
+#include "atomic.h"
+
+struct gsem {
+	volatile int value;
+	int shared;
+	struct gq q;                  /* private semaphores only */
+};
+_Static_assert(sizeof(struct gsem) <= sizeof(sem_t), "gsem fits");
+
+static struct gsem *G(sem_t *s) { return (struct gsem *)s; }
+
+int sem_init(sem_t *s, int pshared, unsigned value)
+{
+	if (value > SEM_VALUE_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	*s = (sem_t){ 0 };
+	G(s)->value = value;
+	G(s)->shared = !!pshared;
+	return 0;
+}
+
+int sem_destroy(sem_t *s)
+{
+	if (!gq_empty(&G(s)->q)) {
+		errno = EBUSY;
+		return -1;
+	}
+	return 0;
+}
+
+static int take_shared(struct gsem *g)
+{
+	int v;
+	while ((v = g->value) > 0)
+		if (a_cas(&g->value, v, v - 1) == v) return 1;
+	return 0;
+}
+
+static int wait_shared(struct gsem *g, uint64_t deadline)
+{
+	uint64_t step = 1000000, d, now;
+	int r;
+	while (!take_shared(g)) {
+		now = __green_now();
+		if (now >= deadline) return ETIMEDOUT;
+		d = deadline - now < step ? deadline : now + step;
+		GREEN_ENTER();
+		__green_cur->canceling = 1;
+		r = __green_wait(0, GW_SEM, g, d);
+		__green_cur->canceling = 0;
+		GREEN_LEAVE();
+		if (r == EINTR || r == ECANCELED) return r;
+		if (step < 10000000) step += step / 2;
+	}
+	return 0;
+}
+
+static int wait(sem_t *s, const struct timespec *at, int try)
+{
+	struct gsem *g = G(s);
+	uint64_t deadline = GREEN_NO_DEADLINE;
+	int r, err;
+
+	if (!try) __green_cancel_point();
+	if (g->shared) {
+		if (take_shared(g)) return 0;
+		r = EAGAIN;
+		if (!try) {
+			deadline = __green_deadline(CLOCK_REALTIME, at, &err);
+			r = err ? err : wait_shared(g, deadline);
+		}
+	} else {
+		GREEN_ENTER();
+		if (g->value > 0) {
+			g->value--;
+			GREEN_LEAVE();
+			return 0;
+		}
+		r = EAGAIN;
+		if (!try) {
+			deadline = __green_deadline(CLOCK_REALTIME, at, &err);
+			if (err) r = err;
+			else {
+				__green_cur->canceling = 1;
+				r = __green_wait(&g->q, GW_SEM, g, deadline);
+				__green_cur->canceling = 0;
+			}
+		}
+		GREEN_LEAVE();
+	}
+	if (r == ECANCELED) __green_cancel_point();
+	if (r) {
+		errno = r;
+		return -1;
+	}
+	return 0;
+}
+
+int sem_wait(sem_t *s) { return wait(s, 0, 0); }
+int sem_trywait(sem_t *s) { return wait(s, 0, 1); }
+int sem_timedwait(sem_t *restrict s, const struct timespec *restrict at) { return wait(s, at, 0); }
+
+int sem_post(sem_t *s)
+{
+	struct gsem *g = G(s);
+	struct green_thread *t;
+	int v;
+
+	if (g->shared) {
+		do {
+			v = g->value;
+			if (v == SEM_VALUE_MAX) {
+				errno = EOVERFLOW;
+				return -1;
+			}
+		} while (a_cas(&g->value, v, v + 1) != v);
+		return 0;
+	}
+	GREEN_ENTER();
+	if ((t = __gq_pop(&g->q))) {
+		__green_wake(t, 0);     /* handed over: the waiter does not decrement */
+	} else if (g->value == SEM_VALUE_MAX) {
+		GREEN_LEAVE();
+		errno = EOVERFLOW;
+		return -1;
+	} else {
+		g->value++;
+	}
+	GREEN_LEAVE();
+	return 0;
+}
+
+int sem_getvalue(sem_t *restrict s, int *restrict val)
+{
+	*val = G(s)->value;
+	return 0;
+}

@@ -1,0 +1,58 @@
+/*
+ * spin.c — spin locks.
+ *
+ * On one CPU spinning cannot make the holder progress, so a contended
+ * spin lock waits greenly on its word instead of burning the slice.  The
+ * word holds the owner's id (so relocking by the owner is EDEADLK, which
+ * POSIX permits) and a flag telling unlock somebody waits.
+ */
+#include <errno.h>
+#include "green.h"
+
+#define WAITERS 0x40000000
+
+int pthread_spin_init(pthread_spinlock_t *s, int shared)
+{
+	*s = 0;
+	return 0;
+}
+
+int pthread_spin_destroy(pthread_spinlock_t *s)
+{
+	return *s ? EBUSY : 0;
+}
+
+int pthread_spin_trylock(pthread_spinlock_t *s)
+{
+	int r;
+	GREEN_ENTER();
+	r = *s ? EBUSY : (*s = __pthread_self()->tid, 0);
+	GREEN_LEAVE();
+	return r;
+}
+
+int pthread_spin_lock(pthread_spinlock_t *s)
+{
+	volatile int *w = s;
+	int me = __pthread_self()->tid, owner, waited = 0;
+
+	if ((*w & ~WAITERS) == me) return EDEADLK;
+	GREEN_ENTER();
+	while ((owner = *w)) {
+		*w = owner | WAITERS;
+		__green_futex_wait(w, owner | WAITERS, GREEN_NO_DEADLINE, GW_ADDR);
+		waited = 1;
+	}
+	*w = waited ? me | WAITERS : me;
+	GREEN_LEAVE();
+	return 0;
+}
+
+int pthread_spin_unlock(pthread_spinlock_t *s)
+{
+	volatile int *w = s;
+	int old = *w;
+	*w = 0;
+	if (old & WAITERS) __green_futex_wake(w, 1);
+	return 0;
+}

@@ -1,0 +1,190 @@
+/*
+ * thread.c — creation, start, exit and the library's lazy start-up.
+ *
+ * Start-up.  Nothing happens until the program creates its second
+ * thread: a program that never does pays nothing (no timer, no handler,
+ * no system call).  The crt0 hook (__green_start_main, reached from crt/crt1.c
+ * through a weak reference, so only when this module is linked) runs
+ * after musl has set up TLS and the constructors have run; it only reads
+ * the environment.  The first pthread_create — possibly from a
+ * constructor, before the hook — calls __green_init, which switches musl
+ * into threaded mode the way musl's own pthread_create does:
+ * libc.threaded and libc.need_locks set, FILE locks turned on, while
+ * libc.threads_minus_1 stays 0 because there is still one kernel thread.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <limits.h>
+#include "green.h"
+#include "stdio_impl.h"
+
+static unsigned next_id = 1;
+static int next_tid = 0x400000;   /* above any kernel tid (pid_max <= 2^22) */
+
+/* musl's stdio objects define these when linked; dummies otherwise. */
+static FILE *volatile no_file = 0;
+weak_alias(no_file, __stdin_used);
+weak_alias(no_file, __stdout_used);
+weak_alias(no_file, __stderr_used);
+
+static void file_lock_on(FILE *f)
+{
+	if (f && f->lock < 0) f->lock = 0;
+}
+
+static void all_add(struct green_thread *t)
+{
+	t->all_prev = 0;
+	t->all_next = __green_all;
+	if (__green_all) __green_all->all_prev = t;
+	__green_all = t;
+}
+
+hidden void __green_all_remove(struct green_thread *t)
+{
+	if (t->all_prev) t->all_prev->all_next = t->all_next;
+	else if (__green_all == t) __green_all = t->all_next;
+	if (t->all_next) t->all_next->all_prev = t->all_prev;
+	t->all_next = t->all_prev = 0;
+}
+
+hidden void __green_init(void)
+{
+	struct green_thread *m = &__green_main;
+	FILE *f;
+
+	if (__green_started) return;
+	__green_config_load();
+
+	m->tid = __pthread_self()->tid;
+
+	for (f = *__ofl_lock(); f; f = f->next) file_lock_on(f);
+	__ofl_unlock();
+	file_lock_on(__stdin_used);
+	file_lock_on(__stdout_used);
+	file_lock_on(__stderr_used);
+	libc.threaded = 1;
+	libc.need_locks = 1;
+
+	__green_guard_init();
+	__green_started = 1;
+}
+
+/* The crt0 hook: the program's main runs from here. */
+int __green_start_main(int argc, char **argv, char **envp)
+{
+	extern int main();
+	__green_config_load();
+	return main(argc, argv, envp);
+}
+
+static void start(void *arg)
+{
+	struct green_thread *self = arg;
+	__green_reap();
+	if (self->c11) {
+		int (*f)(void *) = (int (*)(void *))(void *)self->start;
+		__pthread_exit((void *)(intptr_t)f(self->arg));
+	}
+	__pthread_exit(self->start(self->arg));
+}
+
+int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict attrp,
+                     void *(*fn)(void *), void *restrict arg)
+{
+	struct green_thread *t, *self;
+	pthread_attr_t attr = { 0 };
+	int c11 = attrp == __ATTRP_C11_THREAD, err = 0;
+	size_t size, guard;
+
+	if (!fn) return EINVAL;
+	__green_init();
+	if (attrp && !c11) attr = *attrp;
+	size = attrp && !c11 ? attr._a_stacksize :
+	       __green_config.stack_size ? __green_config.stack_size : __default_stacksize;
+	guard = attrp && !c11 ? attr._a_guardsize : __default_guardsize;
+
+	GREEN_ENTER();
+	if (attr._a_stackaddr) {
+		t = __green_stack_adopt((char *)attr._a_stackaddr - size, size, &err);
+	} else {
+		t = __green_stack_alloc(size, guard, &err);
+	}
+	if (!t) {
+		GREEN_LEAVE();
+		return err;
+	}
+	self = __green_cur;
+	t->magic = GREEN_MAGIC;
+	t->id = ++next_id;
+	t->tid = next_tid;
+	next_tid = next_tid >= 0x3ffffff0 ? 0x400000 : next_tid + 1;
+	t->locale = &libc.global_locale;
+	t->start = fn;
+	t->arg = arg;
+	t->c11 = c11;
+	t->detached = attr._a_detach == PTHREAD_CREATE_DETACHED;
+	t->stack_mode = GREEN_STACK_SEPARATE;
+	if (attr._a_sched) {
+		t->policy = attr._a_policy;
+		t->prio = attr._a_prio;
+	} else {
+		t->policy = self->policy;
+		t->prio = self->prio;
+	}
+	t->sp = __green_arch_make((char *)t->stack_lo + t->stack_size, start, t);
+	all_add(t);
+	__green_live++;
+	__green_ready(t);
+	*res = gp(t);
+	GREEN_LEAVE();
+	return 0;
+}
+
+_Noreturn void __pthread_exit(void *result)
+{
+	struct green_thread *self = __green_cur;
+
+	self->cancel_disable = 1;
+	self->cancel_async = 0;
+	while (self->cleanup) {
+		struct __ptcb *cb = self->cleanup;
+		self->cleanup = cb->__next;
+		cb->__f(cb->__x);
+	}
+	__green_tsd_run_dtors(self);
+
+	GREEN_ENTER();
+	self->result = result;
+	if (--__green_live == 0) {
+		/* the last thread: as if exit(0) were called (POSIX) */
+		GREEN_LEAVE();
+		exit(0);
+	}
+	if (self->joiner) __green_wake(self->joiner, 0);
+	__green_exit_switch();
+}
+
+weak_alias(__pthread_create, pthread_create);
+weak_alias(__pthread_exit, pthread_exit);
+
+pthread_t pthread_self(void)
+{
+	return gp(__green_cur);
+}
+weak_alias(pthread_self, thrd_current);
+
+/* Threads are never migrated between kernel threads; nothing to sync. */
+hidden void __tl_lock(void) { }
+hidden void __tl_unlock(void) { }
+hidden void __tl_sync(pthread_t t) { }
+
+/* A valid handle, or null. */
+hidden struct green_thread *__green_lookup(pthread_t p)
+{
+	struct green_thread *t = gt(p);
+	if (!t) return 0;
+	if (t == &__green_main) return t;
+	return t->magic == GREEN_MAGIC ? t : 0;
+}

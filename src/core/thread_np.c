@@ -1,0 +1,151 @@
+/*
+ * thread_np.c — per-thread attributes: names, pthread_getattr_np,
+ * scheduling parameters, CPU-time clock.
+ */
+#include <string.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include "green.h"
+
+int pthread_setname_np(pthread_t p, const char *name)
+{
+	struct green_thread *t = __green_lookup(p);
+	size_t n;
+	if (!t) return ESRCH;
+	n = strnlen(name, sizeof t->name);
+	if (n >= sizeof t->name) return ERANGE;
+	memcpy(t->name, name, n + 1);
+	return 0;
+}
+
+/* The initial thread is named after the program, as the kernel does. */
+static const char *name_of(struct green_thread *t)
+{
+	if (t->name[0] || t != &__green_main) return t->name;
+	return __progname;
+}
+
+int pthread_getname_np(pthread_t p, char *buf, size_t len)
+{
+	struct green_thread *t = __green_lookup(p);
+	const char *n;
+	size_t l;
+	if (!t) return ESRCH;
+	n = name_of(t);
+	l = strnlen(n, 15);
+	if (len <= l) return ERANGE;
+	memcpy(buf, n, l);
+	buf[l] = 0;
+	return 0;
+}
+
+hidden const char *__green_name(struct green_thread *t)
+{
+	return name_of(t);
+}
+
+/* The initial thread's stack: the mapping that holds the arguments, as
+ * large as RLIMIT_STACK allows it to grow. */
+static void main_stack(void **top, size_t *size)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	uintptr_t here = (uintptr_t)libc.auxv, lo, hi;
+	char line[256];
+	struct rlimit rl;
+
+	*top = 0;
+	*size = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && here >= lo && here < hi) {
+			*top = (void *)hi;
+			*size = hi - lo;
+			break;
+		}
+	}
+	if (f) fclose(f);
+	if (!getrlimit(RLIMIT_STACK, &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur > *size)
+		*size = rl.rlim_cur;
+}
+
+int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
+{
+	struct green_thread *t = __green_lookup(p);
+	if (!t) return ESRCH;
+	*a = (pthread_attr_t){ 0 };
+	a->_a_detach = t->detached ? PTHREAD_CREATE_DETACHED : PTHREAD_CREATE_JOINABLE;
+	if (t == &__green_main) {
+		void *top;
+		main_stack(&top, &a->_a_stacksize);
+		a->_a_stackaddr = (uintptr_t)top;
+		a->_a_guardsize = 0;
+	} else {
+		a->_a_stackaddr = (uintptr_t)t->stack_lo + t->stack_size;
+		a->_a_stacksize = t->stack_size;
+		a->_a_guardsize = t->guard_size;
+	}
+	a->_a_policy = t->policy;
+	a->_a_prio = t->prio;
+	return 0;
+}
+
+static int check_param(int policy, const struct sched_param *param)
+{
+	int lo, hi;
+	switch (policy) {
+	case SCHED_OTHER: case SCHED_FIFO: case SCHED_RR:
+#ifdef SCHED_BATCH
+	case SCHED_BATCH:
+#endif
+#ifdef SCHED_IDLE
+	case SCHED_IDLE:
+#endif
+		break;
+	default:
+		return EINVAL;
+	}
+	lo = policy == SCHED_FIFO || policy == SCHED_RR ? 1 : 0;
+	hi = policy == SCHED_FIFO || policy == SCHED_RR ? 99 : 0;
+	if (!param || param->sched_priority < lo || param->sched_priority > hi)
+		return EINVAL;
+	return 0;
+}
+
+int pthread_setschedparam(pthread_t p, int policy, const struct sched_param *param)
+{
+	struct green_thread *t = __green_lookup(p);
+	int r;
+	if (!t) return ESRCH;
+	if ((r = check_param(policy, param))) return r;
+	t->policy = policy;
+	t->prio = param->sched_priority;
+	return 0;
+}
+
+int pthread_getschedparam(pthread_t p, int *restrict policy, struct sched_param *restrict param)
+{
+	struct green_thread *t = __green_lookup(p);
+	if (!t) return ESRCH;
+	*policy = t->policy;
+	param->sched_priority = t->prio;
+	return 0;
+}
+
+int pthread_setschedprio(pthread_t p, int prio)
+{
+	struct green_thread *t = __green_lookup(p);
+	struct sched_param sp = { .sched_priority = prio };
+	int r;
+	if (!t) return ESRCH;
+	if ((r = check_param(t->policy, &sp))) return r;
+	t->prio = prio;
+	return 0;
+}
+
+/* Per-thread CPU time is not accounted per green thread: the kernel
+ * sees one thread.  ENOENT, documented in docs/threads.md. */
+int pthread_getcpuclockid(pthread_t p, clockid_t *clk)
+{
+	return __green_lookup(p) ? ENOENT : ESRCH;
+}

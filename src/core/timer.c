@@ -1,0 +1,147 @@
+/*
+ * timer.c — deadlines of blocked threads.
+ *
+ * Every timed wait (sleep, timedlock, timedwait, timedjoin) puts its
+ * thread into one binary min-heap keyed by an absolute CLOCK_MONOTONIC
+ * deadline in nanoseconds.  Insertion and removal are O(log n); the heap
+ * index lives in the descriptor so a thread woken early leaves the heap
+ * in O(log n) too.
+ *
+ * Deadlines given on CLOCK_REALTIME are converted to CLOCK_MONOTONIC when
+ * the wait begins: a later step of the wall clock does not move them
+ * (documented in docs/scheduler.md).
+ */
+#include <stdlib.h>
+#include <errno.h>
+#include <time.h>
+#include "green.h"
+
+static struct green_thread **heap;
+static size_t heap_len, heap_cap;
+
+hidden uint64_t __green_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static uint64_t add_ns(uint64_t base, int64_t delta)
+{
+	if (delta <= 0) return base + delta > base ? 0 : base + delta;
+	if (base + (uint64_t)delta < base) return GREEN_NO_DEADLINE - 1;
+	return base + delta;
+}
+
+static int64_t ts_ns(const struct timespec *ts)
+{
+	if (ts->tv_sec > INT64_MAX / 1000000000 - 1) return INT64_MAX;
+	if (ts->tv_sec < -(INT64_MAX / 1000000000 - 1)) return -INT64_MAX;
+	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
+/* Absolute time on clock clk -> monotonic deadline.  *err = EINVAL for a
+ * malformed timespec or an unknown clock. */
+hidden uint64_t __green_deadline(clockid_t clk, const struct timespec *abs, int *err)
+{
+	struct timespec now;
+	*err = 0;
+	if (!abs) return GREEN_NO_DEADLINE;
+	if (abs->tv_nsec < 0 || abs->tv_nsec >= 1000000000) {
+		*err = EINVAL;
+		return 0;
+	}
+	if (clk == CLOCK_MONOTONIC) {
+		if (abs->tv_sec < 0) return 0;
+		return (uint64_t)ts_ns(abs);
+	}
+	if (clock_gettime(clk, &now)) {
+		*err = EINVAL;
+		return 0;
+	}
+	return add_ns(__green_now(), ts_ns(abs) - ts_ns(&now));
+}
+
+hidden uint64_t __green_deadline_rel(const struct timespec *rel)
+{
+	return add_ns(__green_now(), ts_ns(rel));
+}
+
+static void put(size_t i, struct green_thread *t)
+{
+	heap[i] = t;
+	t->heap_idx = i + 1;
+}
+
+static void sift_up(size_t i)
+{
+	struct green_thread *t = heap[i];
+	while (i) {
+		size_t p = (i - 1) / 2;
+		if (heap[p]->deadline <= t->deadline) break;
+		put(i, heap[p]);
+		i = p;
+	}
+	put(i, t);
+}
+
+static void sift_down(size_t i)
+{
+	struct green_thread *t = heap[i];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= heap_len) break;
+		if (c + 1 < heap_len && heap[c + 1]->deadline < heap[c]->deadline) c++;
+		if (t->deadline <= heap[c]->deadline) break;
+		put(i, heap[c]);
+		i = c;
+	}
+	put(i, t);
+}
+
+hidden void __green_timer_add(struct green_thread *t, uint64_t deadline)
+{
+	if (heap_len == heap_cap) {
+		size_t cap = heap_cap ? 2 * heap_cap : 64;
+		struct green_thread **h = realloc(heap, cap * sizeof *h);
+		if (!h) abort();   /* cannot keep the promise of a deadline */
+		heap = h;
+		heap_cap = cap;
+	}
+	t->deadline = deadline;
+	heap[heap_len] = t;
+	sift_up(heap_len++);
+}
+
+hidden void __green_timer_del(struct green_thread *t)
+{
+	size_t i = t->heap_idx - 1;
+	t->heap_idx = 0;
+	if (--heap_len == i) return;
+	heap[i] = heap[heap_len];
+	heap[i]->heap_idx = i + 1;
+	if (i && heap[(i - 1) / 2]->deadline > heap[i]->deadline) sift_up(i);
+	else sift_down(i);
+}
+
+hidden int __green_timers_pending(void)
+{
+	return heap_len != 0;
+}
+
+hidden uint64_t __green_timer_next(void)
+{
+	return heap_len ? heap[0]->deadline : GREEN_NO_DEADLINE;
+}
+
+hidden void __green_timers_expire(uint64_t now)
+{
+	while (heap_len && heap[0]->deadline <= now)
+		__green_wake(heap[0], ETIMEDOUT);
+}
+
+/* After fork the child keeps only its caller: forget everyone else. */
+hidden void __green_timers_reset(void)
+{
+	heap_len = 0;
+}

@@ -1,0 +1,17 @@
+/* valgrind-glue.h — valgrind client requests, or nothing without valgrind.
+ * The header comes from Debian's valgrind package at build time. */
+#ifndef GREEN_VALGRIND_GLUE_H
+#define GREEN_VALGRIND_GLUE_H
+
+#ifdef GREEN_HAVE_VALGRIND
+#include <valgrind.h>
+#define GREEN_VG_STACK_REGISTER(lo, hi) VALGRIND_STACK_REGISTER((lo), (hi))
+#define GREEN_VG_STACK_DEREGISTER(id)   VALGRIND_STACK_DEREGISTER(id)
+#define GREEN_ON_VALGRIND()             RUNNING_ON_VALGRIND
+#else
+#define GREEN_VG_STACK_REGISTER(lo, hi) 0u
+#define GREEN_VG_STACK_DEREGISTER(id)   ((void)(id))
+#define GREEN_ON_VALGRIND()             0
+#endif
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * clock_nanosleep.c — sleeping parks only the caller.
+ *
+ * nanosleep, sleep, usleep and thrd_sleep all reach __clock_nanosleep.
+ * Until a second thread exists the call goes straight to the kernel.
+ * Afterwards the caller waits on the timer heap and the other threads
+ * run; when none can, the process sleeps in the kernel until the nearest
+ * deadline (sched.c).  CPU-time clocks cannot be slept on by one of
+ * several threads sharing a kernel thread: ENOTSUP, as POSIX allows.
+ */
+#include <time.h>
+#include <errno.h>
+#include "green.h"
+
+int __clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
+{
+	uint64_t deadline;
+	int r, err = 0;
+
+	if (clk == CLOCK_THREAD_CPUTIME_ID) return EINVAL;
+	if (!green_active())
+		return -__syscall_cp(SYS_clock_nanosleep, clk, flags, req, rem);
+
+	if (clk == CLOCK_PROCESS_CPUTIME_ID || clk < 0) return ENOTSUP;
+	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC && clk != CLOCK_BOOTTIME &&
+	    clk != CLOCK_TAI)
+		return EINVAL;
+	if (req->tv_nsec < 0 || req->tv_nsec >= 1000000000) return EINVAL;
+	if (flags & TIMER_ABSTIME) {
+		deadline = __green_deadline(clk, req, &err);
+		if (err) return err;
+	} else {
+		if (req->tv_sec < 0) return EINVAL;
+		deadline = __green_deadline_rel(req);
+	}
+
+	__green_cancel_point();
+	GREEN_ENTER();
+	__green_cur->canceling = 1;
+	r = __green_wait(0, GW_SLEEP, 0, deadline);
+	__green_cur->canceling = 0;
+	GREEN_LEAVE();
+
+	if (r == ECANCELED) __green_cancel_point();
+	if (r == EINTR) {
+		if (rem && !(flags & TIMER_ABSTIME)) {
+			uint64_t now = __green_now(), left = deadline > now ? deadline - now : 0;
+			rem->tv_sec = left / 1000000000u;
+			rem->tv_nsec = left % 1000000000u;
+		}
+		return EINTR;
+	}
+	return 0;
+}
+
+weak_alias(__clock_nanosleep, clock_nanosleep);

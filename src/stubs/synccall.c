@@ -1,0 +1,13 @@
+/*
+ * synccall.c — run a function "on every thread" (setuid and friends,
+ * membarrier).  Kernel-level state belongs to the one kernel thread, so
+ * running it once, not preempted, is running it everywhere.
+ */
+#include "green.h"
+
+void __synccall(void (*func)(void *), void *ctx)
+{
+	GREEN_ENTER();
+	func(ctx);
+	GREEN_LEAVE();
+}

@@ -1,0 +1,25 @@
+/*
+ * vmlock.c — musl's lock that keeps munmap away from a process-shared
+ * object being released.  A counter and a green wait on one kernel
+ * thread.
+ */
+#include "green.h"
+
+static volatile int vmlock[2];
+volatile int *const __vmlock_lockptr = vmlock;
+
+void __vm_wait(void)
+{
+	while (vmlock[0])
+		__green_futex_wait(vmlock, vmlock[0], GREEN_NO_DEADLINE, GW_ADDR);
+}
+
+void __vm_lock(void)
+{
+	vmlock[0]++;
+}
+
+void __vm_unlock(void)
+{
+	if (!--vmlock[0]) __green_futex_wake(vmlock, -1);
+}

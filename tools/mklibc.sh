@@ -1,0 +1,40 @@
+#!/bin/sh
+# mklibc.sh MUSL_BUILD REPLACED_LIST LIBGREEN OUT
+#
+# Build the augmented libc.a: every object of musl's libc except the
+# members named in REPLACED_LIST (src/replaced.txt), plus the objects of
+# LIBGREEN.  Members are chosen by their path in musl's object tree, so
+# members that share a base name (clone, free, realloc) never collide.
+set -eu
+musl=$1 list=$2 green=$3 out=$4
+mkdir -p "$(dirname "$out")"
+out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
+green=$(cd "$(dirname "$green")" && pwd)/$(basename "$green")
+AR=${AR:-ar}
+RANLIB=${RANLIB:-ranlib}
+tmp=$out.d
+rm -rf "$tmp"
+mkdir -p "$tmp/green"
+
+grep -v '^#' "$list" | awk 'NF { print $1 }' > "$tmp/replaced"
+(cd "$musl" && find obj/src -name '*.lo' | sort) > "$tmp/all"
+sed 's|^|obj/|; s|$|.lo|' "$tmp/replaced" > "$tmp/replaced.lo"
+missing=$(grep -v -x -F -f "$tmp/all" "$tmp/replaced.lo" || true)
+if [ -n "$missing" ]; then
+	echo "mklibc: replaced members not found in musl's build: $missing" >&2
+	exit 1
+fi
+grep -v -x -F -f "$tmp/replaced.lo" "$tmp/all" > "$tmp/keep"
+
+dup=$("$AR" t "$green" | sort | uniq -d)
+if [ -n "$dup" ]; then
+	echo "mklibc: object names occur twice in $green (rename a source): $dup" >&2
+	exit 1
+fi
+(cd "$tmp/green" && "$AR" x "$green")
+rm -f "$out" "$out.tmp"
+(cd "$musl" && "$AR" rc "$out.tmp" $(cat "$tmp/keep"))
+"$AR" r "$out.tmp" "$tmp"/green/*.o
+"$RANLIB" "$out.tmp"
+mv "$out.tmp" "$out"
+echo "mklibc: $(wc -l < "$tmp/keep") musl members kept, $(wc -l < "$tmp/replaced") replaced, $(ls "$tmp/green" | wc -l) green objects"
