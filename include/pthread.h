@@ -10,6 +10,6 @@
 #ifndef GREEN_PTHREAD_NP_H
 #define GREEN_PTHREAD_NP_H
 
-#define __GREEN__ 1
+/* __GREEN_THREADS__ (set by green-cc) is 1 in green mode, 0 in 1:1 mode */
 
 #endif

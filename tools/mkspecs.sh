@@ -1,15 +1,19 @@
 #!/bin/sh
-# mkspecs.sh INCDIR_GREEN INCDIR_MUSL LIBDIR > specs
+# mkspecs.sh INCDIR_GREEN INCDIR_MUSL LIBDIR MODE > specs
+#
+# MODE (green or 1to1) is visible to programs as __GREEN_THREADS__ being
+# 1 (coroutines on one kernel thread) or 0 (kernel threads).
 #
 # A GCC specs file in the manner of musl-gcc's: compile against our
 # overlay headers and musl's, link statically against LIBDIR's libc.a and
 # start-up objects, never against the host's glibc.
 set -eu
+case $4 in green) m=1 ;; *) m=0 ;; esac
 cat <<SPECS
 %rename cpp_options old_cpp_options
 
 *cpp_options:
--nostdinc -isystem $1 -isystem $2 -isystem include%s %(old_cpp_options)
+-nostdinc -isystem $1 -isystem $2 -isystem include%s -D__GREEN_THREADS__=$m %(old_cpp_options)
 
 *cc1:
 %(cc1_cpu) -nostdinc -isystem $1 -isystem $2 -isystem include%s

@@ -1,0 +1,13 @@
+# lib.sh — shared helpers of the test scripts (sourced).
+set -u
+B=${GREEN_BUILD:?run through make check}
+S=${GREEN_SRC:?run through make check}
+fails=0 passes=0
+pass() { passes=$((passes + 1)); echo "PASS: $*"; }
+fail() { fails=$((fails + 1)); echo "FAIL: $*"; }
+finish() {
+	echo "$passes passed, $fails failed"
+	[ "$fails" = 0 ]
+}
+# valgrind for static musl programs: malloc is intercepted by symbol
+VG_FLAGS="-q --error-exitcode=99 --soname-synonyms=somalloc=NONE --leak-check=no"

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Standalone test programs (to be written).
+. "$GREEN_SRC/tests/lib.sh"
+finish

@@ -1,0 +1,51 @@
+/*
+ * testutil.h — helpers shared by the Check suites and test programs.
+ */
+#ifndef GREEN_TESTUTIL_H
+#define GREEN_TESTUTIL_H
+
+#define _GNU_SOURCE
+#include <check.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+#include <stdint.h>
+
+#ifndef __GREEN_THREADS__
+#define __GREEN_THREADS__ 0
+#endif
+
+/* true when built by green-cc in green mode: one kernel thread */
+#define GREEN_MODE (__GREEN_THREADS__ == 1)
+
+static inline int wanted(int argc, char **argv, const char *name)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], name)) return 1;
+	return 0;
+}
+
+/* CLOCK_MONOTONIC in nanoseconds */
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/* an absolute CLOCK_REALTIME time ms milliseconds from now */
+static inline struct timespec abs_in_ms(long ms)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
+	return ts;
+}
+
+/* create a thread or fail the test */
+#define SPAWN(t, fn, arg) ck_assert_int_eq(pthread_create((t), 0, (fn), (arg)), 0)
+#define JOIN(t, res) ck_assert_int_eq(pthread_join((t), (res)), 0)
+
+#endif
