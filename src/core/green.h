@@ -201,7 +201,8 @@ hidden uint64_t __green_deadline(clockid_t, const struct timespec *abs, int *err
 hidden uint64_t __green_deadline_rel(const struct timespec *rel);
 hidden void __green_timer_add(struct green_thread *, uint64_t deadline);
 hidden void __green_timer_del(struct green_thread *);
-hidden int __green_timers_pending(void);
+extern hidden size_t __green_nheap;
+static inline int __green_timers_pending(void) { return __green_nheap != 0; }
 hidden uint64_t __green_timer_next(void);
 hidden void __green_timers_expire(uint64_t now);
 

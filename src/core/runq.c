@@ -1,30 +1,16 @@
 /*
- * runq.c — the run queue: RUNNABLE threads in FIFO order.
- *
- * Kept behind three functions so that a priority run queue (one FIFO per
- * level, SCHED_FIFO/SCHED_RR) replaces this file without touching the
- * scheduler.
+ * runq.c — the run queue's storage and its out-of-line entry points
+ * (the inline versions are in runq.h).
  */
-#include "green.h"
+#include "runq.h"
 
-static struct gq runq;
+hidden struct gq __green_runq;
 
-hidden void __green_runq_push(struct green_thread *t)
-{
-	__gq_push(&runq, t);
-}
-
-hidden struct green_thread *__green_runq_pop(void)
-{
-	return __gq_pop(&runq);
-}
-
-hidden int __green_runq_empty(void)
-{
-	return gq_empty(&runq);
-}
+hidden void __green_runq_push(struct green_thread *t) { runq_push(t); }
+hidden struct green_thread *__green_runq_pop(void) { return runq_pop(); }
+hidden int __green_runq_empty(void) { return runq_empty(); }
 
 hidden void __green_runq_reset(void)
 {
-	runq.head = runq.tail = 0;
+	__green_runq.head = __green_runq.tail = 0;
 }

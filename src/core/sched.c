@@ -45,6 +45,7 @@
 #include <errno.h>
 #include <signal.h>
 #include "green.h"
+#include "runq.h"
 
 static void *main_tsd[PTHREAD_KEYS_MAX];
 
@@ -76,12 +77,12 @@ hidden void __green_preempt_now(void)
 static struct green_thread *pick_next(void)
 {
 	for (;;) {
-		if (!__green_runq_empty())
-			return __green_runq_pop();
+		if (!runq_empty())
+			return runq_pop();
 		if (__green_timers_pending())
 			__green_timers_expire(__green_now());
-		if (!__green_runq_empty())
-			return __green_runq_pop();
+		if (!runq_empty())
+			return runq_pop();
 		if (!__green_timers_pending() && !__green_poll_waiters())
 			__green_deadlock();  /* returns only if a signal may still wake us */
 		__green_poll_wait(__green_timer_next());
@@ -91,7 +92,7 @@ static struct green_thread *pick_next(void)
 hidden void __green_ready(struct green_thread *t)
 {
 	t->state = GS_RUNNABLE;
-	__green_runq_push(t);
+	runq_push(t);
 }
 
 /* Take t off whatever it waits on and make it runnable. */
@@ -143,9 +144,9 @@ hidden void __green_yield(void)
 	GREEN_ENTER();
 	if (__green_timers_pending())
 		__green_timers_expire(__green_now());
-	if (!__green_runq_empty()) {
+	if (!runq_empty()) {
 		__green_ready(self);
-		next = __green_runq_pop();
+		next = runq_pop();
 		if (next != self) __green_switch(self, next);
 		else self->state = GS_RUNNING;
 	}

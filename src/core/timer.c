@@ -17,7 +17,9 @@
 #include "green.h"
 
 static struct green_thread **heap;
-static size_t heap_len, heap_cap;
+hidden size_t __green_nheap;
+#define heap_len __green_nheap
+static size_t heap_cap;
 
 hidden uint64_t __green_now(void)
 {
@@ -122,11 +124,6 @@ hidden void __green_timer_del(struct green_thread *t)
 	heap[i]->heap_idx = i + 1;
 	if (i && heap[(i - 1) / 2]->deadline > heap[i]->deadline) sift_up(i);
 	else sift_down(i);
-}
-
-hidden int __green_timers_pending(void)
-{
-	return heap_len != 0;
 }
 
 hidden uint64_t __green_timer_next(void)

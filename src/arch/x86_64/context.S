@@ -19,7 +19,8 @@
  * caller-saved: the C caller has already spilled what it needs.  The
  * MXCSR control bits and the x87 control word are per-thread state by
  * the ABI ("callee-saved" control fields), so a thread that changed its
- * rounding mode keeps it across switches.
+ * rounding mode keeps it across switches.  They are reloaded only when
+ * they differ from the outgoing thread's, which is rare.
  */
 
 	.text
@@ -48,11 +49,17 @@ __green_arch_switch:
 	stmxcsr	(%rsp)			/* save SSE control/status */
 	fnstcw	4(%rsp)			/* save x87 control word */
 	movq	%rsp, (%rdi)		/* *save = our stack pointer */
+	movl	(%rsp), %eax		/* keep our MXCSR and x87 CW at hand ... */
+	movzwl	4(%rsp), %edx
 
 	movq	%rsi, %rsp		/* adopt the other thread's stack */
-	ldmxcsr	(%rsp)			/* its SSE control/status */
-	fldcw	4(%rsp)			/* its x87 control word */
-	addq	$8, %rsp
+	cmpl	(%rsp), %eax		/* ... loading the control registers is */
+	je	1f			/* slow (about 15 ns for both), so load */
+	ldmxcsr	(%rsp)			/* its SSE control/status only if it differs */
+1:	cmpw	4(%rsp), %dx
+	je	2f
+	fldcw	4(%rsp)			/* its x87 control word, likewise */
+2:	addq	$8, %rsp
 	.cfi_adjust_cfa_offset -8
 	popq	%r15			/* its callee-saved registers */
 	.cfi_adjust_cfa_offset -8
