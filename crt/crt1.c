@@ -5,9 +5,11 @@
  * musl source tree at build time): it aligns the stack and calls
  * _start_c with a pointer to argc.  _start_c differs from musl's in one
  * thing, the init hook of the design: if the thread library's module is
- * linked, __green_start_main — a weak reference, so it costs a program
- * without threads nothing, not even the module (Marovich 2.5.2) — is
- * handed to __libc_start_main in place of main.  musl has set up TLS and
+ * linked, __green_start_main — a weak reference (Marovich 2.5.2) — is
+ * handed to __libc_start_main in place of main.  (The module comes in with
+ * anything that may have to wait, stdio's FILE locks included; what a
+ * program without threads is spared is any run-time cost: the hook only
+ * reads the environment.)  musl has set up TLS and
  * run the constructors by the time it is called, so the hook may touch
  * errno and the environment; it then calls main.
  */

@@ -74,7 +74,7 @@ static int lock(struct gmutex *g, const struct timespec *at, int try)
 		GREEN_LEAVE();
 		return 0;
 	}
-	if (g->owner == self) {
+	if (g->owner == self && !(try && (g->type & 3) != PTHREAD_MUTEX_RECURSIVE)) {
 		switch (g->type & 3) {
 		case PTHREAD_MUTEX_RECURSIVE:
 			r = g->count == INT_MAX ? EAGAIN : (g->count++, 0);

@@ -76,6 +76,11 @@ hidden void __green_preempt_now(void)
  * the current thread if it was woken while idling. */
 static struct green_thread *pick_next(void)
 {
+	/* Deadlines are checked at every hand-off while any are pending
+	 * (one vDSO clock read), so sleepers wake on time even when the
+	 * other threads never leave the run queue empty. */
+	if (__green_timers_pending())
+		__green_timers_expire(__green_now());
 	for (;;) {
 		if (!runq_empty())
 			return runq_pop();

@@ -68,7 +68,8 @@ static int wait_shared(struct gsem *g, uint64_t deadline)
 		__green_cur->canceling = 0;
 		GREEN_LEAVE();
 		if (r == EINTR || r == ECANCELED) return r;
-		if (step < 10000000) step += step / 2;
+		step += step / 2;
+		if (step > 10000000) step = 10000000;
 	}
 	return 0;
 }

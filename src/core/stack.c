@@ -4,7 +4,7 @@
  * A separate stack is one anonymous mapping:
  *
  *   map_base                                              map_base+map_size
- *   | guard (PROT_NONE) | stack, grows down ... | TSD | descriptor |
+ *   | guard (PROT_NONE) | stack, grows down ... | descriptor | TSD slots |
  *                       ^stack_lo             ^ top
  *
  * The descriptor and the thread-specific-data slots sit at the top of the

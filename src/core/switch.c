@@ -16,6 +16,8 @@
  */
 #include "green.h"
 
+hidden void __green_all_remove(struct green_thread *);
+
 /* Threads whose stacks could not be freed while they ran on them. */
 static struct green_thread *reap_list;
 
@@ -55,6 +57,7 @@ hidden void __green_reap(void)
 	struct green_thread *t;
 	while ((t = reap_list)) {
 		reap_list = t->reap_next;
+		__green_all_remove(t);
 		__green_stack_free(t);
 	}
 }

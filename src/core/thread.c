@@ -106,6 +106,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	guard = attrp && !c11 ? attr._a_guardsize : __default_guardsize;
 
 	GREEN_ENTER();
+	libc.need_locks = 1;   /* again, if a fork child had dropped back to 0 */
 	if (attr._a_stackaddr) {
 		t = __green_stack_adopt((char *)attr._a_stackaddr - size, size, &err);
 	} else {

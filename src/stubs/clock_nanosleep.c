@@ -5,8 +5,9 @@
  * Until a second thread exists the call goes straight to the kernel.
  * Afterwards the caller waits on the timer heap and the other threads
  * run; when none can, the process sleeps in the kernel until the nearest
- * deadline (sched.c).  CPU-time clocks cannot be slept on by one of
- * several threads sharing a kernel thread: ENOTSUP, as POSIX allows.
+ * deadline (sched.c).  The process CPU-time clock cannot be slept on by
+ * one of several threads sharing a kernel thread: ENOTSUP, as POSIX
+ * allows; the calling thread's own CPU-time clock is EINVAL, as on Linux.
  */
 #include <time.h>
 #include <errno.h>
