@@ -16,7 +16,7 @@ cat <<SPECS
 -nostdinc -isystem $1 -isystem $2 -isystem include%s -D__GREEN_THREADS__=$m %(old_cpp_options)
 
 *cc1:
-%(cc1_cpu) -nostdinc -isystem $1 -isystem $2 -isystem include%s
+%(cc1_cpu) -nostdinc -isystem $1 -isystem $2 -isystem include%s -D__GREEN_THREADS__=$m
 
 *link_libgcc:
 -L$3 -L .%s

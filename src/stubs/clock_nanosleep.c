@@ -19,8 +19,12 @@ int __clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, stru
 	int r, err = 0;
 
 	if (clk == CLOCK_THREAD_CPUTIME_ID) return EINVAL;
-	if (!green_active())
+	if (!green_active()) {
+		/* exactly the calls stock musl makes */
+		if (clk == CLOCK_REALTIME && !flags)
+			return -__syscall_cp(SYS_nanosleep, req, rem);
 		return -__syscall_cp(SYS_clock_nanosleep, clk, flags, req, rem);
+	}
 
 	if (clk == CLOCK_PROCESS_CPUTIME_ID || clk < 0) return ENOTSUP;
 	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC && clk != CLOCK_BOOTTIME &&
