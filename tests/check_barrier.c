@@ -1,8 +1,125 @@
-/* check_barrier.c — Check suite: barrier (to be written). */
+/* check_barrier.c — Check suite: barriers. */
+#include <errno.h>
+#include <sched.h>
 #include "testutil.h"
+
+/* A barrier for no threads is refused. */
+START_TEST(count_zero_einval)
+{
+	pthread_barrier_t b;
+	ck_assert_int_eq(pthread_barrier_init(&b, 0, 0), EINVAL);
+}
+END_TEST
+
+/* A barrier of one never waits and always elects its caller. */
+START_TEST(count_one)
+{
+	pthread_barrier_t b;
+	ck_assert_int_eq(pthread_barrier_init(&b, 0, 1), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(pthread_barrier_wait(&b), PTHREAD_BARRIER_SERIAL_THREAD);
+	ck_assert_int_eq(pthread_barrier_destroy(&b), 0);
+}
+END_TEST
+
+#define NTHREADS 5
+#define ROUNDS 20
+
+static pthread_barrier_t bar;
+static int arrived[ROUNDS], serial[ROUNDS];
+
+static void *rounds(void *arg)
+{
+	int id = (int)(intptr_t)arg, r, res;
+
+	for (r = 0; r < ROUNDS; r++) {
+		/* vary the arrival order from round to round */
+		for (int y = 0; y < (id + r) % NTHREADS; y++) sched_yield();
+		__atomic_add_fetch(&arrived[r], 1, __ATOMIC_SEQ_CST);
+		res = pthread_barrier_wait(&bar);
+		ck_assert(res == 0 || res == PTHREAD_BARRIER_SERIAL_THREAD);
+		/* nobody leaves a round before everybody has arrived in it */
+		ck_assert_int_eq(__atomic_load_n(&arrived[r], __ATOMIC_SEQ_CST), NTHREADS);
+		if (res == PTHREAD_BARRIER_SERIAL_THREAD)
+			__atomic_add_fetch(&serial[r], 1, __ATOMIC_SEQ_CST);
+	}
+	return 0;
+}
+
+/* N threads through several rounds of one barrier: no thread passes
+ * before all arrive, and each round elects exactly one serial thread. */
+START_TEST(rounds_one_serial)
+{
+	pthread_t t[NTHREADS];
+	int i;
+
+	memset(arrived, 0, sizeof arrived);
+	memset(serial, 0, sizeof serial);
+	ck_assert_int_eq(pthread_barrier_init(&bar, 0, NTHREADS), 0);
+	for (i = 0; i < NTHREADS; i++) SPAWN(&t[i], rounds, (void *)(intptr_t)i);
+	for (i = 0; i < NTHREADS; i++) JOIN(t[i], 0);
+	for (i = 0; i < ROUNDS; i++) {
+		ck_assert_int_eq(arrived[i], NTHREADS);
+		ck_assert_int_eq(serial[i], 1);
+	}
+	ck_assert_int_eq(pthread_barrier_destroy(&bar), 0);
+}
+END_TEST
+
+static int passed;
+
+static void *pass_once(void *arg)
+{
+	pthread_barrier_wait(&bar);
+	__atomic_add_fetch(&passed, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/* Green: threads wait at the barrier until the last one arrives; the
+ * arrival that completes the count is the serial thread. */
+START_TEST(waits_for_last)
+{
+	pthread_t t[NTHREADS - 1];
+	int i;
+
+	passed = 0;
+	ck_assert_int_eq(pthread_barrier_init(&bar, 0, NTHREADS), 0);
+	for (i = 0; i < NTHREADS - 1; i++) SPAWN(&t[i], pass_once, 0);
+	for (i = 0; i < 10; i++) sched_yield();
+	ck_assert_int_eq(passed, 0);
+	ck_assert_int_eq(pthread_barrier_destroy(&bar), EBUSY);
+	ck_assert_int_eq(pthread_barrier_wait(&bar), PTHREAD_BARRIER_SERIAL_THREAD);
+	for (i = 0; i < NTHREADS - 1; i++) JOIN(t[i], 0);
+	ck_assert_int_eq(passed, NTHREADS - 1);
+	ck_assert_int_eq(pthread_barrier_destroy(&bar), 0);
+}
+END_TEST
+
+/* Green: process-shared barriers are refused at init. */
+START_TEST(pshared_refused)
+{
+	pthread_barrierattr_t a;
+	pthread_barrier_t b;
+
+	pthread_barrierattr_init(&a);
+	ck_assert_int_eq(pthread_barrierattr_setpshared(&a, PTHREAD_PROCESS_SHARED), 0);
+	ck_assert_int_eq(pthread_barrier_init(&b, &a, 2), ENOTSUP);
+	pthread_barrierattr_destroy(&a);
+}
+END_TEST
 
 Suite *suite_barrier(void)
 {
 	Suite *s = suite_create("barrier");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, count_zero_einval);
+	tcase_add_test(tc, count_one);
+	tcase_add_test(tc, rounds_one_serial);
+	if (GREEN_MODE) {
+		tcase_add_test(tc, waits_for_last);
+		tcase_add_test(tc, pshared_refused);
+	}
+	suite_add_tcase(s, tc);
 	return s;
 }

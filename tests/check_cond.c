@@ -1,8 +1,391 @@
-/* check_cond.c — Check suite: cond (to be written). */
+/*
+ * check_cond.c — Check suite: cond.
+ *
+ * Signal and broadcast, timed waits on both clocks with the mutex held
+ * again afterwards, a many-producer many-consumer queue, recursive
+ * mutexes, and the error returns green adds (EBUSY, EPERM).
+ */
 #include "testutil.h"
+#include <errno.h>
+#include <sched.h>
+
+static void wait_for(int *p, int v)
+{
+	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) < v) sched_yield();
+}
+
+/* Wait until n threads are inside pthread_cond_wait on c: each counted
+ * itself in *waiting under m just before waiting, and waiting releases
+ * m atomically, so once we hold m with *waiting == n they all wait. */
+static void wait_waiters(pthread_mutex_t *m, int *waiting, int n)
+{
+	for (;;) {
+		pthread_mutex_lock(m);
+		int w = *waiting;
+		pthread_mutex_unlock(m);
+		if (w >= n) return;
+		sched_yield();
+	}
+}
+
+/* ---- signal and broadcast */
+
+static pthread_mutex_t sb_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t sb_c = PTHREAD_COND_INITIALIZER;
+static int sb_waiting, sb_tokens, sb_done, sb_wakeups;
+
+static void *token_taker(void *arg)
+{
+	pthread_mutex_lock(&sb_m);
+	sb_waiting++;
+	while (!sb_tokens) {
+		pthread_cond_wait(&sb_c, &sb_m);
+		sb_wakeups++;
+	}
+	sb_tokens--;
+	__atomic_add_fetch(&sb_done, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&sb_m);
+	return 0;
+}
+
+/* Each signal releases one waiter (green: exactly one wakes). */
+START_TEST(signal_wakes_one)
+{
+	enum { N = 3 };
+	pthread_t t[N];
+	sb_waiting = sb_tokens = sb_done = sb_wakeups = 0;
+	for (int i = 0; i < N; i++) SPAWN(&t[i], token_taker, 0);
+	wait_waiters(&sb_m, &sb_waiting, N);
+	for (int k = 1; k <= N; k++) {
+		pthread_mutex_lock(&sb_m);
+		sb_tokens++;
+		pthread_cond_signal(&sb_c);
+		pthread_mutex_unlock(&sb_m);
+		wait_for(&sb_done, k);
+		if (GREEN_MODE) {
+			for (int y = 0; y < 5; y++) sched_yield();
+			ck_assert_int_eq(sb_wakeups, k);   /* no other waiter stirred */
+		}
+	}
+	for (int i = 0; i < N; i++) JOIN(t[i], 0);
+	ck_assert_int_eq(sb_done, N);
+}
+END_TEST
+
+static void *go_waiter(void *arg)
+{
+	pthread_mutex_lock(&sb_m);
+	sb_waiting++;
+	while (!sb_tokens) {
+		pthread_cond_wait(&sb_c, &sb_m);
+		sb_wakeups++;
+	}
+	sb_done++;
+	pthread_mutex_unlock(&sb_m);
+	return 0;
+}
+
+/* One broadcast wakes every waiter. */
+START_TEST(broadcast_wakes_all)
+{
+	enum { N = 5 };
+	pthread_t t[N];
+	sb_waiting = sb_tokens = sb_done = sb_wakeups = 0;
+	for (int i = 0; i < N; i++) SPAWN(&t[i], go_waiter, 0);
+	wait_waiters(&sb_m, &sb_waiting, N);
+	pthread_mutex_lock(&sb_m);
+	sb_tokens = 1;
+	pthread_cond_broadcast(&sb_c);
+	pthread_mutex_unlock(&sb_m);
+	for (int i = 0; i < N; i++) JOIN(t[i], 0);
+	ck_assert_int_eq(sb_done, N);
+	if (GREEN_MODE) ck_assert_int_eq(sb_wakeups, N);
+}
+END_TEST
+
+/* ---- timed waits */
+
+/* Timedwait times out after at least the timeout and returns with the
+ * mutex held by the caller (relock refused, unlock accepted once). */
+START_TEST(timedwait_timeout)
+{
+	pthread_mutexattr_t a;
+	pthread_mutex_t m;
+	pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+	struct timespec at;
+	uint64_t t0;
+
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
+	ck_assert_int_eq(pthread_mutex_init(&m, &a), 0);
+	pthread_mutexattr_destroy(&a);
+
+	pthread_mutex_lock(&m);
+	at = abs_in_ms(50);
+	t0 = now_ns();
+	ck_assert_int_eq(pthread_cond_timedwait(&c, &m, &at), ETIMEDOUT);
+	ck_assert_uint_ge(now_ns() - t0, 50000000u);
+	/* held, and by us: trylock is EBUSY (as for any held mutex), lock
+	 * is EDEADLK, and exactly one unlock succeeds */
+	ck_assert_int_eq(pthread_mutex_trylock(&m), EBUSY);
+	ck_assert_int_eq(pthread_mutex_lock(&m), EDEADLK);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), EPERM);
+	pthread_cond_destroy(&c);
+	pthread_mutex_destroy(&m);
+}
+END_TEST
+
+/* A condition set to CLOCK_MONOTONIC takes a monotonic deadline. */
+START_TEST(timedwait_monotonic)
+{
+	pthread_condattr_t ca;
+	pthread_cond_t c;
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	clockid_t clk = -1;
+	struct timespec at;
+	uint64_t t0;
+
+	pthread_condattr_init(&ca);
+	ck_assert_int_eq(pthread_condattr_setclock(&ca, CLOCK_MONOTONIC), 0);
+	ck_assert_int_eq(pthread_condattr_getclock(&ca, &clk), 0);
+	ck_assert_int_eq(clk, CLOCK_MONOTONIC);
+	ck_assert_int_eq(pthread_cond_init(&c, &ca), 0);
+	pthread_condattr_destroy(&ca);
+
+	pthread_mutex_lock(&m);
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	at.tv_nsec += 50000000;
+	if (at.tv_nsec >= 1000000000) { at.tv_sec++; at.tv_nsec -= 1000000000; }
+	t0 = now_ns();
+	/* read as CLOCK_REALTIME this deadline would be decades past */
+	ck_assert_int_eq(pthread_cond_timedwait(&c, &m, &at), ETIMEDOUT);
+	ck_assert_uint_ge(now_ns() - t0, 50000000u);
+	pthread_mutex_unlock(&m);
+	pthread_cond_destroy(&c);
+}
+END_TEST
+
+/* A malformed deadline is EINVAL. */
+START_TEST(timedwait_einval)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+	struct timespec at = abs_in_ms(1000);
+	at.tv_nsec = 1000000000;
+	pthread_mutex_lock(&m);
+	ck_assert_int_eq(pthread_cond_timedwait(&c, &m, &at), EINVAL);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), 0);
+}
+END_TEST
+
+/* ---- producers and consumers */
+
+enum { NPROD = 4, NCONS = 4, ITEMS = 10000, QCAP = 16 };
+static struct {
+	pthread_mutex_t m;
+	pthread_cond_t not_full, not_empty;
+	int buf[QCAP], head, len;
+	unsigned char seen[ITEMS];
+	int bad;
+} pq = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER };
+
+static void put(int v)
+{
+	pthread_mutex_lock(&pq.m);
+	while (pq.len == QCAP) pthread_cond_wait(&pq.not_full, &pq.m);
+	pq.buf[(pq.head + pq.len++) % QCAP] = v;
+	pthread_cond_signal(&pq.not_empty);
+	pthread_mutex_unlock(&pq.m);
+}
+
+static int get(void)
+{
+	int v;
+	pthread_mutex_lock(&pq.m);
+	while (!pq.len) pthread_cond_wait(&pq.not_empty, &pq.m);
+	v = pq.buf[pq.head];
+	pq.head = (pq.head + 1) % QCAP;
+	pq.len--;
+	pthread_cond_signal(&pq.not_full);
+	pthread_mutex_unlock(&pq.m);
+	return v;
+}
+
+static void *producer(void *arg)
+{
+	int p = (int)(intptr_t)arg;
+	for (int i = p; i < ITEMS; i += NPROD) put(i);
+	return 0;
+}
+
+static void *consumer(void *arg)
+{
+	int v;
+	while ((v = get()) >= 0) {
+		/* atomic: consumers run here concurrently in 1:1 mode */
+		if (v >= ITEMS || __atomic_fetch_add(&pq.seen[v], 1, __ATOMIC_RELAXED))
+			__atomic_add_fetch(&pq.bad, 1, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+/* 4 producers and 4 consumers move 10000 items through a 16-slot queue;
+ * every item arrives exactly once. */
+START_TEST(producer_consumer)
+{
+	pthread_t p[NPROD], c[NCONS];
+	memset(pq.seen, 0, sizeof pq.seen);
+	pq.head = pq.len = pq.bad = 0;
+	for (intptr_t i = 0; i < NCONS; i++) SPAWN(&c[i], consumer, 0);
+	for (intptr_t i = 0; i < NPROD; i++) SPAWN(&p[i], producer, (void *)i);
+	for (int i = 0; i < NPROD; i++) JOIN(p[i], 0);
+	for (int i = 0; i < NCONS; i++) put(-1);   /* one stop mark each */
+	for (int i = 0; i < NCONS; i++) JOIN(c[i], 0);
+	ck_assert_int_eq(pq.bad, 0);
+	for (int i = 0; i < ITEMS; i++) ck_assert_int_eq(pq.seen[i], 1);
+	ck_assert_int_eq(pq.len, 0);
+}
+END_TEST
+
+/* ---- recursive mutexes */
+
+static pthread_mutex_t *new_recursive(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	ck_assert_int_eq(pthread_mutex_init(m, &a), 0);
+	pthread_mutexattr_destroy(&a);
+	return m;
+}
+
+/* A wait on a recursive mutex locked twice leaves it locked twice. */
+START_TEST(recursive_timedwait)
+{
+	pthread_mutex_t m;
+	pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+	struct timespec at = abs_in_ms(20);
+	new_recursive(&m);
+	pthread_mutex_lock(&m);
+	pthread_mutex_lock(&m);
+	ck_assert_int_eq(pthread_cond_timedwait(&c, &m, &at), ETIMEDOUT);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), EPERM);
+}
+END_TEST
+
+struct rec {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	int waiting, flag;
+};
+
+static void *rec_signaller(void *arg)
+{
+	struct rec *r = arg;
+	pthread_mutex_lock(&r->m);        /* possible only if the wait released it */
+	r->flag = 1;
+	pthread_cond_signal(&r->c);
+	pthread_mutex_unlock(&r->m);
+	return 0;
+}
+
+/* Green: the wait releases all levels of a recursive mutex, so another
+ * thread can lock it, and restores the count on return. */
+START_TEST(recursive_released)
+{
+	struct rec r = { .c = PTHREAD_COND_INITIALIZER };
+	pthread_t t;
+	new_recursive(&r.m);
+	pthread_mutex_lock(&r.m);
+	pthread_mutex_lock(&r.m);
+	SPAWN(&t, rec_signaller, &r);
+	while (!r.flag) ck_assert_int_eq(pthread_cond_wait(&r.c, &r.m), 0);
+	JOIN(t, 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&r.m), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&r.m), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&r.m), EPERM);
+}
+END_TEST
+
+/* ---- errors green adds */
+
+static void *rec_waiter(void *arg)
+{
+	struct rec *r = arg;
+	pthread_mutex_lock(&r->m);
+	r->waiting++;
+	while (!r->flag) pthread_cond_wait(&r->c, &r->m);
+	pthread_mutex_unlock(&r->m);
+	return 0;
+}
+
+/* Green: destroying a condition somebody waits on is EBUSY. */
+START_TEST(destroy_with_waiters)
+{
+	struct rec r = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+	pthread_t t;
+	SPAWN(&t, rec_waiter, &r);
+	wait_waiters(&r.m, &r.waiting, 1);
+	ck_assert_int_eq(pthread_cond_destroy(&r.c), EBUSY);
+	pthread_mutex_lock(&r.m);
+	r.flag = 1;
+	pthread_cond_signal(&r.c);
+	pthread_mutex_unlock(&r.m);
+	JOIN(t, 0);
+	ck_assert_int_eq(pthread_cond_destroy(&r.c), 0);
+}
+END_TEST
+
+static void *hold(void *arg)
+{
+	struct rec *r = arg;
+	pthread_mutex_lock(&r->m);
+	__atomic_store_n(&r->waiting, 1, __ATOMIC_RELEASE);
+	wait_for(&r->flag, 1);
+	pthread_mutex_unlock(&r->m);
+	return 0;
+}
+
+/* Green: waiting with a mutex the caller does not hold is EPERM, whether
+ * it is free or held by another thread. */
+START_TEST(wait_unowned)
+{
+	struct rec r = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+	struct timespec at = abs_in_ms(1000);
+	pthread_t t;
+	ck_assert_int_eq(pthread_cond_wait(&r.c, &r.m), EPERM);
+	SPAWN(&t, hold, &r);
+	wait_for(&r.waiting, 1);
+	ck_assert_int_eq(pthread_cond_wait(&r.c, &r.m), EPERM);
+	ck_assert_int_eq(pthread_cond_timedwait(&r.c, &r.m, &at), EPERM);
+	__atomic_store_n(&r.flag, 1, __ATOMIC_RELEASE);
+	JOIN(t, 0);
+}
+END_TEST
 
 Suite *suite_cond(void)
 {
 	Suite *s = suite_create("cond");
+	TCase *tc = tcase_create("cond");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, signal_wakes_one);
+	tcase_add_test(tc, broadcast_wakes_all);
+	tcase_add_test(tc, timedwait_timeout);
+	tcase_add_test(tc, timedwait_monotonic);
+	tcase_add_test(tc, timedwait_einval);
+	tcase_add_test(tc, producer_consumer);
+	tcase_add_test(tc, recursive_timedwait);
+	if (GREEN_MODE) {
+		/* musl: a recursive mutex locked twice stays held in the wait,
+		 * destroy does not check for waiters, an unowned NORMAL mutex
+		 * is not detected */
+		tcase_add_test(tc, recursive_released);
+		tcase_add_test(tc, destroy_with_waiters);
+		tcase_add_test(tc, wait_unowned);
+	}
+	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,8 +1,319 @@
-/* check_mutex.c — Check suite: mutex (to be written). */
+/*
+ * check_mutex.c — Check suite: mutex.
+ *
+ * The four types and their error returns, trylock and timedlock, mutual
+ * exclusion under contention, FIFO hand-off in green mode, and the
+ * attributes green refuses (robust, priority inheritance, process-shared).
+ */
 #include "testutil.h"
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+
+/* ---- helpers */
+
+static pthread_mutex_t *new_mutex(pthread_mutex_t *m, int type)
+{
+	pthread_mutexattr_t a;
+	ck_assert_int_eq(pthread_mutexattr_init(&a), 0);
+	ck_assert_int_eq(pthread_mutexattr_settype(&a, type), 0);
+	ck_assert_int_eq(pthread_mutex_init(m, &a), 0);
+	pthread_mutexattr_destroy(&a);
+	return m;
+}
+
+/* Run fn(arg) on another thread and return its int result. */
+static int on_thread(void *(*fn)(void *), void *arg)
+{
+	pthread_t t;
+	void *r;
+	SPAWN(&t, fn, arg);
+	JOIN(t, &r);
+	return (int)(intptr_t)r;
+}
+
+static void *try_lock(void *m)
+{
+	int r = pthread_mutex_trylock(m);
+	if (!r) pthread_mutex_unlock(m);
+	return (void *)(intptr_t)r;
+}
+
+static void *unlock(void *m)
+{
+	return (void *)(intptr_t)pthread_mutex_unlock(m);
+}
+
+static void wait_for(int *p, int v)
+{
+	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) < v) sched_yield();
+}
+
+/* ---- types */
+
+/* Each type locks and unlocks; while held, another thread's trylock
+ * gets EBUSY; once free, another thread can take it. */
+START_TEST(types_basic)
+{
+	static const int types[] = { PTHREAD_MUTEX_NORMAL, PTHREAD_MUTEX_ERRORCHECK,
+	                             PTHREAD_MUTEX_RECURSIVE, PTHREAD_MUTEX_DEFAULT };
+	pthread_mutex_t m;
+	for (unsigned i = 0; i < sizeof types / sizeof *types; i++) {
+		new_mutex(&m, types[i]);
+		ck_assert_int_eq(pthread_mutex_lock(&m), 0);
+		ck_assert_int_eq(on_thread(try_lock, &m), EBUSY);
+		ck_assert_int_eq(pthread_mutex_unlock(&m), 0);
+		ck_assert_int_eq(on_thread(try_lock, &m), 0);
+		ck_assert_int_eq(pthread_mutex_destroy(&m), 0);
+	}
+}
+END_TEST
+
+/* The static initialiser gives a working mutex; trylock of a held one
+ * is EBUSY even for its owner (NORMAL). */
+START_TEST(initializer_trylock)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	ck_assert_int_eq(pthread_mutex_trylock(&m), 0);
+	ck_assert_int_eq(pthread_mutex_trylock(&m), EBUSY);
+	ck_assert_int_eq(on_thread(try_lock, &m), EBUSY);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), 0);
+	ck_assert_int_eq(pthread_mutex_destroy(&m), 0);
+}
+END_TEST
+
+/* ERRORCHECK: relock is EDEADLK (trylock: EBUSY, as for any held
+ * mutex), unlock by a non-owner or of an unlocked mutex is EPERM. */
+START_TEST(errorcheck)
+{
+	pthread_mutex_t m;
+	new_mutex(&m, PTHREAD_MUTEX_ERRORCHECK);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), EPERM);
+	ck_assert_int_eq(pthread_mutex_lock(&m), 0);
+	ck_assert_int_eq(pthread_mutex_lock(&m), EDEADLK);
+	ck_assert_int_eq(pthread_mutex_trylock(&m), EBUSY);
+	ck_assert_int_eq(on_thread(unlock, &m), EPERM);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), EPERM);
+	ck_assert_int_eq(pthread_mutex_destroy(&m), 0);
+}
+END_TEST
+
+/* RECURSIVE: the owner's locks nest; it stays held (to others) until
+ * the last unlock; one unlock more is EPERM. */
+START_TEST(recursive_count)
+{
+	pthread_mutex_t m;
+	new_mutex(&m, PTHREAD_MUTEX_RECURSIVE);
+	ck_assert_int_eq(pthread_mutex_lock(&m), 0);
+	ck_assert_int_eq(pthread_mutex_lock(&m), 0);
+	ck_assert_int_eq(pthread_mutex_trylock(&m), 0);
+	ck_assert_int_eq(on_thread(unlock, &m), EPERM);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(pthread_mutex_unlock(&m), 0);
+		ck_assert_int_eq(on_thread(try_lock, &m), EBUSY);
+	}
+	ck_assert_int_eq(pthread_mutex_unlock(&m), 0);
+	ck_assert_int_eq(on_thread(try_lock, &m), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), EPERM);
+	ck_assert_int_eq(pthread_mutex_destroy(&m), 0);
+}
+END_TEST
+
+/* ---- timedlock */
+
+struct timed {
+	pthread_mutex_t *m;
+	int timeout_r, elapsed_ok, bad_r, ok_r;
+	int stage;
+};
+
+static void *timed_body(void *arg)
+{
+	struct timed *p = arg;
+	struct timespec at = abs_in_ms(50);
+	uint64_t t0 = now_ns();
+	p->timeout_r = pthread_mutex_timedlock(p->m, &at);
+	p->elapsed_ok = now_ns() - t0 >= 50000000u;
+	at.tv_nsec = 2000000000;
+	p->bad_r = pthread_mutex_timedlock(p->m, &at);
+	__atomic_store_n(&p->stage, 1, __ATOMIC_RELEASE);
+	at = abs_in_ms(20000);
+	p->ok_r = pthread_mutex_timedlock(p->m, &at);   /* main unlocks */
+	if (!p->ok_r) pthread_mutex_unlock(p->m);
+	return 0;
+}
+
+/* Held by another thread: timedlock times out after at least the
+ * timeout, rejects a malformed deadline, and succeeds once released. */
+START_TEST(timedlock)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	struct timed p = { .m = &m };
+	pthread_t t;
+	pthread_mutex_lock(&m);
+	SPAWN(&t, timed_body, &p);
+	wait_for(&p.stage, 1);
+	pthread_mutex_unlock(&m);
+	JOIN(t, 0);
+	ck_assert_int_eq(p.timeout_r, ETIMEDOUT);
+	ck_assert(p.elapsed_ok);
+	ck_assert_int_eq(p.bad_r, EINVAL);
+	ck_assert_int_eq(p.ok_r, 0);
+}
+END_TEST
+
+/* Green: destroying a held mutex is refused. */
+START_TEST(destroy_locked)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_lock(&m);
+	ck_assert_int_eq(pthread_mutex_destroy(&m), EBUSY);
+	pthread_mutex_unlock(&m);
+	ck_assert_int_eq(pthread_mutex_destroy(&m), 0);
+}
+END_TEST
+
+/* ---- contention */
+
+enum { NT = 8, NINC = 1000 };
+static pthread_mutex_t counter_m = PTHREAD_MUTEX_INITIALIZER;
+static long counter;
+
+static void *incrementer(void *arg)
+{
+	for (int i = 0; i < NINC; i++) {
+		pthread_mutex_lock(&counter_m);
+		long v = counter;
+		sched_yield();          /* invite a racer into the critical section */
+		counter = v + 1;
+		pthread_mutex_unlock(&counter_m);
+	}
+	return 0;
+}
+
+/* N threads x M read-yield-write increments: none is lost. */
+START_TEST(mutual_exclusion)
+{
+	pthread_t t[NT];
+	counter = 0;
+	for (int i = 0; i < NT; i++) SPAWN(&t[i], incrementer, 0);
+	for (int i = 0; i < NT; i++) JOIN(t[i], 0);
+	ck_assert_int_eq(counter, NT * NINC);
+}
+END_TEST
+
+/* ---- FIFO hand-off (green) */
+
+enum { NQ = 6 };
+static pthread_mutex_t fifo_m = PTHREAD_MUTEX_INITIALIZER;
+static int fifo_arrived, fifo_ticket[NQ], fifo_order[NQ], fifo_n;
+
+static void *fifo_body(void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	for (int i = 0; i < NQ - id; i++) sched_yield();   /* queue in reverse */
+	fifo_ticket[id] = fifo_arrived++;
+	pthread_mutex_lock(&fifo_m);
+	fifo_order[fifo_n++] = id;
+	pthread_mutex_unlock(&fifo_m);
+	return 0;
+}
+
+/* Threads that queue on a held mutex acquire it in the order they
+ * queued (not the order they were created). */
+START_TEST(fifo_handoff)
+{
+	pthread_t t[NQ];
+	fifo_arrived = fifo_n = 0;
+	pthread_mutex_lock(&fifo_m);
+	for (intptr_t i = 0; i < NQ; i++) SPAWN(&t[i], fifo_body, (void *)i);
+	wait_for(&fifo_arrived, NQ);   /* the last arrival queued without yielding */
+	pthread_mutex_unlock(&fifo_m);
+	for (int i = 0; i < NQ; i++) JOIN(t[i], 0);
+	ck_assert_int_eq(fifo_n, NQ);
+	for (int k = 0; k < NQ; k++)
+		ck_assert_int_eq(fifo_ticket[fifo_order[k]], k);
+	ck_assert_int_eq(fifo_order[0], NQ - 1);   /* the reverse of creation */
+}
+END_TEST
+
+/* ---- refused attributes */
+
+/* Robust, priority-inheritance and process-shared mutexes: green refuses
+ * them at init with ENOTSUP; musl accepts them. */
+START_TEST(unsupported_attrs)
+{
+	int want = GREEN_MODE ? ENOTSUP : 0;
+	pthread_mutexattr_t a;
+	pthread_mutex_t m;
+
+	pthread_mutexattr_init(&a);
+	ck_assert_int_eq(pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST), 0);
+	ck_assert_int_eq(pthread_mutex_init(&m, &a), want);
+	if (!want) pthread_mutex_destroy(&m);
+	pthread_mutexattr_destroy(&a);
+
+	pthread_mutexattr_init(&a);
+	ck_assert_int_eq(pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED), 0);
+	ck_assert_int_eq(pthread_mutex_init(&m, &a), want);
+	if (!want) pthread_mutex_destroy(&m);
+	pthread_mutexattr_destroy(&a);
+
+	/* the attribute itself may be refused where the kernel lacks PI */
+	pthread_mutexattr_init(&a);
+	if (pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT) == 0) {
+		ck_assert_int_eq(pthread_mutex_init(&m, &a), want);
+		if (!want) pthread_mutex_destroy(&m);
+	}
+	pthread_mutexattr_destroy(&a);
+}
+END_TEST
+
+/* ---- NORMAL relock (green, forked tests only) */
+
+/* A NORMAL mutex relocked by its owner deadlocks; with no other thread
+ * able to run, green reports the deadlock and aborts.  Check installs
+ * handlers in the parent that the child inherits; drop them, or the
+ * detector would wait for a signal that may post to a semaphore. */
+START_TEST(normal_relock_deadlocks)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	pthread_t t;
+	for (int s = 1; s < 32; s++)
+		if (s != SIGKILL && s != SIGSTOP) signal(s, SIG_DFL);
+	SPAWN(&t, try_lock, &m);   /* start green threads */
+	JOIN(t, 0);
+	pthread_mutex_lock(&m);
+	pthread_mutex_lock(&m);
+}
+END_TEST
+
+static int forking(void)
+{
+	const char *f = getenv("CK_FORK");
+	return !(f && !strcmp(f, "no"));
+}
 
 Suite *suite_mutex(void)
 {
 	Suite *s = suite_create("mutex");
+	TCase *tc = tcase_create("mutex");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, types_basic);
+	tcase_add_test(tc, initializer_trylock);
+	tcase_add_test(tc, errorcheck);
+	tcase_add_test(tc, recursive_count);
+	tcase_add_test(tc, timedlock);
+	tcase_add_test(tc, mutual_exclusion);
+	tcase_add_test(tc, unsupported_attrs);
+	if (GREEN_MODE) {
+		tcase_add_test(tc, destroy_locked);   /* musl: 0 */
+		tcase_add_test(tc, fifo_handoff);
+		if (forking())
+			tcase_add_test_raise_signal(tc, normal_relock_deadlocks, SIGABRT);
+	}
+	suite_add_tcase(s, tc);
 	return s;
 }

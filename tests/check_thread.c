@@ -1,8 +1,505 @@
-/* check_thread.c — Check suite: thread (to be written). */
+/*
+ * check_thread.c — Check suite: thread.
+ *
+ * Creation, joining (plain, try, timed), detaching, pthread_exit, names,
+ * attributes, scheduling parameters, and the two properties of green
+ * mode: all threads run on one kernel thread, and sched_yield is a
+ * round robin among them.
+ */
 #include "testutil.h"
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* ---- helpers */
+
+/* A one-shot gate: threads wait until it is opened. */
+struct gate {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	int open;
+};
+#define GATE_INIT { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 }
+
+static void gate_wait(struct gate *g)
+{
+	pthread_mutex_lock(&g->m);
+	while (!g->open) pthread_cond_wait(&g->c, &g->m);
+	pthread_mutex_unlock(&g->m);
+}
+
+static void gate_open(struct gate *g)
+{
+	pthread_mutex_lock(&g->m);
+	g->open = 1;
+	pthread_cond_broadcast(&g->c);
+	pthread_mutex_unlock(&g->m);
+}
+
+/* Yield until *p reaches v (a real wait: no sleeping, no guessing). */
+static void wait_for(int *p, int v)
+{
+	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) < v) sched_yield();
+}
+
+static void *wait_gate(void *arg)
+{
+	gate_wait(arg);
+	return (void *)7;
+}
+
+static void *noop(void *arg)
+{
+	return arg;
+}
+
+/* ---- create and join */
+
+static void *triple(void *arg)
+{
+	return (void *)((intptr_t)arg * 3);
+}
+
+/* Each thread's return value reaches its joiner. */
+START_TEST(create_join_result)
+{
+	pthread_t t[4];
+	void *r;
+	for (intptr_t i = 0; i < 4; i++) SPAWN(&t[i], triple, (void *)(i + 1));
+	for (intptr_t i = 0; i < 4; i++) {
+		JOIN(t[i], &r);
+		ck_assert_int_eq((intptr_t)r, 3 * (i + 1));
+	}
+}
+END_TEST
+
+/* A thousand threads exist at once, and each is joined with its result. */
+START_TEST(many_threads)
+{
+	enum { N = 1000 };
+	static pthread_t t[N];
+	void *r;
+	for (intptr_t i = 0; i < N; i++) SPAWN(&t[i], noop, (void *)(i + 1));
+	for (intptr_t i = 0; i < N; i++) {
+		JOIN(t[i], &r);
+		ck_assert_int_eq((intptr_t)r, i + 1);
+	}
+}
+END_TEST
+
+static void __attribute__((noinline)) finish(void)
+{
+	pthread_exit((void *)42);
+}
+
+static void *exits(void *arg)
+{
+	finish();
+	return 0;   /* not reached */
+}
+
+/* pthread_exit from a nested call ends the thread with its value. */
+START_TEST(exit_with_value)
+{
+	pthread_t t;
+	void *r = 0;
+	SPAWN(&t, exits, 0);
+	JOIN(t, &r);
+	ck_assert_ptr_eq(r, (void *)42);
+}
+END_TEST
+
+/* ---- detach */
+
+static struct gate detach_gate = GATE_INIT;
+static int detach_done;
+
+static void *detached_body(void *arg)
+{
+	pthread_attr_t a;
+	int ds = -1;
+	gate_wait(&detach_gate);
+	if (!pthread_getattr_np(pthread_self(), &a)) {
+		pthread_attr_getdetachstate(&a, &ds);
+		pthread_attr_destroy(&a);
+	}
+	__atomic_store_n(&detach_done, ds == PTHREAD_CREATE_DETACHED ? 1 : 2, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* A running joinable thread can be detached; joining or detaching it
+ * again is then refused (green: EINVAL; musl would crash). */
+START_TEST(detach_running)
+{
+	pthread_t t;
+	detach_gate.open = 0;
+	detach_done = 0;
+	SPAWN(&t, detached_body, 0);
+	ck_assert_int_eq(pthread_detach(t), 0);
+	if (GREEN_MODE) {
+		ck_assert_int_eq(pthread_join(t, 0), EINVAL);
+		ck_assert_int_eq(pthread_detach(t), EINVAL);
+	}
+	gate_open(&detach_gate);
+	wait_for(&detach_done, 1);
+	ck_assert_int_eq(detach_done, 1);   /* it saw itself as detached */
+}
+END_TEST
+
+/* A thread created detached knows it is, and runs to completion. */
+START_TEST(detach_by_attribute)
+{
+	pthread_attr_t a;
+	pthread_t t;
+	detach_gate.open = 1;
+	detach_done = 0;
+	pthread_attr_init(&a);
+	ck_assert_int_eq(pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED), 0);
+	ck_assert_int_eq(pthread_create(&t, &a, detached_body, 0), 0);
+	pthread_attr_destroy(&a);
+	wait_for(&detach_done, 1);
+	ck_assert_int_eq(detach_done, 1);
+}
+END_TEST
+
+/* A detached thread that has ended is forgotten cleanly: threads that
+ * reuse its stack, and a walk over all threads (pthread_key_create
+ * clears the new key in each), work as usual. */
+START_TEST(detached_reaped)
+{
+	pthread_key_t k;
+	pthread_t t;
+	detach_gate.open = 1;
+	detach_done = 0;
+	SPAWN(&t, detached_body, 0);
+	ck_assert_int_eq(pthread_detach(t), 0);
+	wait_for(&detach_done, 1);
+	for (int i = 0; i < 4; i++) {
+		SPAWN(&t, noop, 0);
+		JOIN(t, 0);
+	}
+	ck_assert_int_eq(pthread_key_create(&k, 0), 0);
+	ck_assert_int_eq(pthread_key_delete(k), 0);
+}
+END_TEST
+
+/* ---- join errors and variants */
+
+/* Joining oneself is refused (musl 1:1 would hang). */
+START_TEST(join_self)
+{
+	ck_assert_int_eq(pthread_join(pthread_self(), 0), EDEADLK);
+	pthread_t t;
+	SPAWN(&t, noop, 0);   /* also once green threads exist */
+	JOIN(t, 0);
+	ck_assert_int_eq(pthread_join(pthread_self(), 0), EDEADLK);
+}
+END_TEST
+
+static pthread_t mutual_a, mutual_b;
+static int mutual_b_done;
+
+static void *mutual_a_body(void *arg)
+{
+	void *r = 0;
+	int e = pthread_join(mutual_b, &r);   /* blocks until B ends */
+	return e ? (void *)(intptr_t)-e : r;
+}
+
+static void *mutual_b_body(void *arg)
+{
+	int e;
+	sched_yield();                       /* A is now blocked joining B */
+	e = pthread_join(mutual_a, 0);
+	__atomic_store_n(&mutual_b_done, 1, __ATOMIC_RELEASE);
+	return (void *)(intptr_t)e;
+}
+
+/* Two threads joining each other: the second gets EDEADLK. */
+START_TEST(join_each_other)
+{
+	void *r = 0;
+	mutual_b_done = 0;
+	SPAWN(&mutual_a, mutual_a_body, 0);
+	SPAWN(&mutual_b, mutual_b_body, 0);
+	wait_for(&mutual_b_done, 1);        /* main must not join A before B tried */
+	JOIN(mutual_a, &r);                 /* A joined B and passes on B's result */
+	ck_assert_int_eq((intptr_t)r, EDEADLK);
+}
+END_TEST
+
+/* tryjoin: EBUSY while the thread runs, 0 with its result once it ended. */
+START_TEST(tryjoin)
+{
+	struct gate g = GATE_INIT;
+	pthread_t t;
+	void *r = 0;
+	int e;
+	SPAWN(&t, wait_gate, &g);
+	ck_assert_int_eq(pthread_tryjoin_np(t, &r), EBUSY);
+	gate_open(&g);
+	while ((e = pthread_tryjoin_np(t, &r)) == EBUSY) sched_yield();
+	ck_assert_int_eq(e, 0);
+	ck_assert_ptr_eq(r, (void *)7);
+}
+END_TEST
+
+/* timedjoin: ETIMEDOUT after at least the timeout, then 0. */
+START_TEST(timedjoin)
+{
+	struct gate g = GATE_INIT;
+	struct timespec at;
+	pthread_t t;
+	void *r = 0;
+	uint64_t t0;
+	SPAWN(&t, wait_gate, &g);
+	at = abs_in_ms(50);
+	t0 = now_ns();
+	ck_assert_int_eq(pthread_timedjoin_np(t, &r, &at), ETIMEDOUT);
+	ck_assert_uint_ge(now_ns() - t0, 50000000u);
+	gate_open(&g);
+	at = abs_in_ms(20000);
+	ck_assert_int_eq(pthread_timedjoin_np(t, &r, &at), 0);
+	ck_assert_ptr_eq(r, (void *)7);
+}
+END_TEST
+
+/* ---- identity */
+
+static void *report_self(void *arg)
+{
+	*(pthread_t *)arg = pthread_self();
+	return 0;
+}
+
+/* pthread_self in a thread equals the handle its creator got. */
+START_TEST(equal_self)
+{
+	pthread_t t, seen;
+	ck_assert(pthread_equal(pthread_self(), pthread_self()));
+	SPAWN(&t, report_self, &seen);
+	JOIN(t, 0);
+	ck_assert(pthread_equal(t, seen));
+	ck_assert(!pthread_equal(t, pthread_self()));
+}
+END_TEST
+
+static void *report_tid(void *arg)
+{
+	*(pid_t *)arg = gettid();
+	return 0;
+}
+
+/* Green: every thread runs on the kernel thread of main.  1:1: each
+ * thread is a kernel thread of its own. */
+START_TEST(kernel_threads)
+{
+	enum { N = 4 };
+	pthread_t t[N];
+	pid_t tid[N], me = gettid();
+	for (int i = 0; i < N; i++) SPAWN(&t[i], report_tid, &tid[i]);
+	for (int i = 0; i < N; i++) JOIN(t[i], 0);
+	for (int i = 0; i < N; i++) {
+		if (GREEN_MODE) ck_assert_int_eq(tid[i], me);
+		else ck_assert_int_ne(tid[i], me);
+	}
+	ck_assert_int_eq(getpid(), me);   /* main is the process's first thread */
+}
+END_TEST
+
+/* Green: pthread_create refuses a null start routine. */
+START_TEST(create_null_start)
+{
+	pthread_t t;
+	ck_assert_int_eq(pthread_create(&t, 0, 0, 0), EINVAL);
+}
+END_TEST
+
+/* ---- names */
+
+struct name_probe {
+	struct gate g;
+	char got[32];
+	int got_r;
+};
+
+static void *name_body(void *arg)
+{
+	struct name_probe *p = arg;
+	gate_wait(&p->g);
+	p->got_r = pthread_getname_np(pthread_self(), p->got, sizeof p->got);
+	return 0;
+}
+
+/* A name set by another thread is what the thread reads; 15 characters
+ * fit, 16 do not; a buffer too small for the name gives ERANGE. */
+START_TEST(names)
+{
+	struct name_probe p = { .g = GATE_INIT };
+	char buf[32], tiny[4];
+	pthread_t t;
+	SPAWN(&t, name_body, &p);
+	ck_assert_int_eq(pthread_setname_np(t, "worker-1"), 0);
+	ck_assert_int_eq(pthread_getname_np(t, buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "worker-1");
+	ck_assert_int_eq(pthread_getname_np(t, tiny, sizeof tiny), ERANGE);
+	ck_assert_int_eq(pthread_setname_np(t, "0123456789abcdef"), ERANGE);
+	ck_assert_int_eq(pthread_setname_np(t, "0123456789abcde"), 0);
+	gate_open(&p.g);
+	JOIN(t, 0);
+	ck_assert_int_eq(p.got_r, 0);
+	ck_assert_str_eq(p.got, "0123456789abcde");
+}
+END_TEST
+
+/* ---- attributes */
+
+struct attr_probe {
+	size_t stacksize, guardsize;
+	uintptr_t top;
+	int detach, r;
+	uintptr_t local;
+};
+
+static void *attr_body(void *arg)
+{
+	struct attr_probe *p = arg;
+	pthread_attr_t a;
+	void *addr;
+	int here;
+	p->local = (uintptr_t)&here;
+	p->r = pthread_getattr_np(pthread_self(), &a);
+	if (p->r) return 0;
+	pthread_attr_getstack(&a, &addr, &p->stacksize);
+	p->top = (uintptr_t)addr + p->stacksize;
+	pthread_attr_getguardsize(&a, &p->guardsize);
+	pthread_attr_getdetachstate(&a, &p->detach);
+	pthread_attr_destroy(&a);
+	return 0;
+}
+
+/* pthread_getattr_np reports at least the stack and guard asked for,
+ * the detach state, and a stack that holds the thread's locals. */
+START_TEST(getattr_np)
+{
+	struct attr_probe p = { 0 };
+	pthread_attr_t a;
+	pthread_t t;
+	pthread_attr_init(&a);
+	ck_assert_int_eq(pthread_attr_setstacksize(&a, 256 * 1024), 0);
+	ck_assert_int_eq(pthread_attr_setguardsize(&a, 8192), 0);
+	ck_assert_int_eq(pthread_create(&t, &a, attr_body, &p), 0);
+	pthread_attr_destroy(&a);
+	JOIN(t, 0);
+	ck_assert_int_eq(p.r, 0);
+	ck_assert_uint_ge(p.stacksize, 256 * 1024);
+	ck_assert_uint_ge(p.guardsize, 8192);
+	ck_assert_int_eq(p.detach, PTHREAD_CREATE_JOINABLE);
+	ck_assert_uint_lt(p.local, p.top);
+	ck_assert_uint_ge(p.local, p.top - p.stacksize);
+}
+END_TEST
+
+/* A thread runs on a stack the caller provides. */
+START_TEST(user_stack)
+{
+	enum { SIZE = 256 * 1024 };
+	struct attr_probe p = { 0 };
+	pthread_attr_t a;
+	pthread_t t;
+	void *stack;
+	ck_assert_int_eq(posix_memalign(&stack, 4096, SIZE), 0);
+	pthread_attr_init(&a);
+	ck_assert_int_eq(pthread_attr_setstack(&a, stack, SIZE), 0);
+	ck_assert_int_eq(pthread_create(&t, &a, attr_body, &p), 0);
+	pthread_attr_destroy(&a);
+	JOIN(t, 0);
+	ck_assert_int_eq(p.r, 0);
+	ck_assert_uint_ge(p.local, (uintptr_t)stack);
+	ck_assert_uint_lt(p.local, (uintptr_t)stack + SIZE);
+	free(stack);
+}
+END_TEST
+
+/* ---- scheduling parameters (green: kept per thread, validated) */
+
+START_TEST(sched_params)
+{
+	struct gate g = GATE_INIT;
+	struct sched_param sp = { .sched_priority = 200 };
+	int policy;
+	pthread_t t;
+	SPAWN(&t, wait_gate, &g);
+	ck_assert_int_eq(pthread_setschedparam(t, SCHED_FIFO, &sp), EINVAL);
+	sp.sched_priority = 10;
+	ck_assert_int_eq(pthread_setschedparam(t, SCHED_FIFO, &sp), 0);
+	sp.sched_priority = -1;
+	ck_assert_int_eq(pthread_getschedparam(t, &policy, &sp), 0);
+	ck_assert_int_eq(policy, SCHED_FIFO);
+	ck_assert_int_eq(sp.sched_priority, 10);
+	ck_assert_int_eq(pthread_setschedprio(t, 20), 0);
+	ck_assert_int_eq(pthread_getschedparam(t, &policy, &sp), 0);
+	ck_assert_int_eq(sp.sched_priority, 20);
+	gate_open(&g);
+	JOIN(t, 0);
+}
+END_TEST
+
+/* ---- cooperative round robin (green) */
+
+static char yield_log[64];
+static int yield_len;
+
+static void *yielder(void *arg)
+{
+	for (int i = 0; i < 10; i++) {
+		yield_log[yield_len++] = *(char *)arg;
+		sched_yield();
+	}
+	return 0;
+}
+
+/* Two threads that yield after each step alternate strictly. */
+START_TEST(yield_alternates)
+{
+	pthread_t a, b;
+	yield_len = 0;
+	SPAWN(&a, yielder, "A");
+	SPAWN(&b, yielder, "B");
+	JOIN(a, 0);
+	JOIN(b, 0);
+	yield_log[yield_len] = 0;
+	ck_assert_str_eq(yield_log, "ABABABABABABABABABAB");
+}
+END_TEST
 
 Suite *suite_thread(void)
 {
 	Suite *s = suite_create("thread");
+	TCase *tc = tcase_create("thread");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, create_join_result);
+	tcase_add_test(tc, many_threads);
+	tcase_add_test(tc, exit_with_value);
+	tcase_add_test(tc, detach_running);
+	tcase_add_test(tc, detach_by_attribute);
+	tcase_add_test(tc, detached_reaped);
+	tcase_add_test(tc, tryjoin);
+	tcase_add_test(tc, timedjoin);
+	tcase_add_test(tc, equal_self);
+	tcase_add_test(tc, kernel_threads);
+	tcase_add_test(tc, names);
+	tcase_add_test(tc, getattr_np);
+	tcase_add_test(tc, user_stack);
+	if (GREEN_MODE) {
+		/* musl 1:1 hangs or crashes on these, or needs privilege */
+		tcase_add_test(tc, join_self);
+		tcase_add_test(tc, join_each_other);
+		tcase_add_test(tc, create_null_start);
+		tcase_add_test(tc, sched_params);
+		tcase_add_test(tc, yield_alternates);
+	}
+	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,8 +1,231 @@
-/* check_time.c — Check suite: time (to be written). */
+/*
+ * check_time.c — Check suite: time.
+ *
+ * The sleeping calls sleep at least as long as asked, on every clock and
+ * in both relative and absolute form, reject malformed times, and (green)
+ * park only their caller: other threads run meanwhile, and sleepers wake
+ * in the order of their deadlines.
+ */
 #include "testutil.h"
+#include <errno.h>
+#include <sched.h>
+#include <unistd.h>
+
+#define MS 1000000u
+
+static void *noop(void *arg)
+{
+	return arg;
+}
+
+/* Make green mode active (a second thread has existed): the sleeping
+ * calls pass straight to the kernel before that. */
+static void start_threads(void)
+{
+	pthread_t t;
+	SPAWN(&t, noop, 0);
+	JOIN(t, 0);
+}
+
+static struct timespec ts_add_ms(struct timespec ts, long ms)
+{
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
+	return ts;
+}
+
+static int ts_before(struct timespec a, struct timespec b)
+{
+	return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
+}
+
+/* Every sleeping call sleeps at least the time it was given. */
+static void check_sleeps(void)
+{
+	struct timespec req = { 0, 50 * MS }, at, now;
+	uint64_t t0;
+
+	t0 = now_ns();
+	ck_assert_int_eq(nanosleep(&req, 0), 0);
+	ck_assert_uint_ge(now_ns() - t0, 50 * MS);
+
+	t0 = now_ns();
+	ck_assert_int_eq(usleep(30000), 0);
+	ck_assert_uint_ge(now_ns() - t0, 30 * MS);
+
+	ck_assert_int_eq(sleep(0), 0);
+
+	req.tv_nsec = 30 * MS;
+	t0 = now_ns();
+	ck_assert_int_eq(clock_nanosleep(CLOCK_MONOTONIC, 0, &req, 0), 0);
+	ck_assert_uint_ge(now_ns() - t0, 30 * MS);
+
+	t0 = now_ns();
+	ck_assert_int_eq(clock_nanosleep(CLOCK_REALTIME, 0, &req, 0), 0);
+	ck_assert_uint_ge(now_ns() - t0, 30 * MS);
+
+	/* absolute: returns no earlier than the deadline on its own clock */
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	at = ts_add_ms(at, 40);
+	ck_assert_int_eq(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, 0), 0);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ck_assert(!ts_before(now, at));
+
+	at = abs_in_ms(40);
+	ck_assert_int_eq(clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, 0), 0);
+	clock_gettime(CLOCK_REALTIME, &now);
+	ck_assert(!ts_before(now, at));
+
+	/* a deadline already past returns at once, successfully */
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	ck_assert_int_eq(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, 0), 0);
+}
+
+START_TEST(sleeps_single_thread)
+{
+	check_sleeps();
+}
+END_TEST
+
+START_TEST(sleeps_with_threads)
+{
+	start_threads();
+	check_sleeps();
+}
+END_TEST
+
+/* Malformed times are EINVAL (nanosleep: -1 and errno). */
+static void check_einval(void)
+{
+	struct timespec big = { 0, 1000000000 }, neg = { 0, -1 }, negsec = { -1, 0 };
+	struct timespec abs_big = abs_in_ms(10);
+	abs_big.tv_nsec = 1000000000;
+
+	errno = 0;
+	ck_assert_int_eq(nanosleep(&big, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(nanosleep(&neg, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(nanosleep(&negsec, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(clock_nanosleep(CLOCK_MONOTONIC, 0, &big, 0), EINVAL);
+	ck_assert_int_eq(clock_nanosleep(CLOCK_REALTIME, 0, &neg, 0), EINVAL);
+	ck_assert_int_eq(clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &abs_big, 0), EINVAL);
+}
+
+START_TEST(einval_single_thread)
+{
+	check_einval();
+}
+END_TEST
+
+START_TEST(einval_with_threads)
+{
+	start_threads();
+	check_einval();
+}
+END_TEST
+
+/* ---- sleeping parks only the caller */
+
+static volatile long work_count;
+static long work_seen_by_sleeper;
+
+static void *sleeper(void *arg)
+{
+	struct timespec req = { 0, 200 * MS };
+	nanosleep(&req, 0);
+	work_seen_by_sleeper = work_count;
+	return 0;
+}
+
+static void *worker(void *arg)
+{
+	for (long i = 0; i < 1000000; i++) work_count++;   /* never yields */
+	return 0;
+}
+
+/* While one thread sleeps 200 ms another computes to the end.  Green:
+ * the worker, which never yields, finished before the sleeper woke. */
+START_TEST(sleep_parks_caller)
+{
+	pthread_t s, w;
+	work_count = 0;
+	work_seen_by_sleeper = -1;
+	SPAWN(&s, sleeper, 0);
+	SPAWN(&w, worker, 0);
+	JOIN(w, 0);
+	JOIN(s, 0);
+	ck_assert_int_eq(work_count, 1000000);
+	if (GREEN_MODE) ck_assert_int_eq(work_seen_by_sleeper, 1000000);
+}
+END_TEST
+
+/* ---- wake order (green) */
+
+enum { NSLEEP = 100 };
+static pthread_mutex_t order_m = PTHREAD_MUTEX_INITIALIZER;
+static int order[NSLEEP], norder;
+static struct timespec order_base;
+
+static long offset_ms(int i)
+{
+	return 2 * ((i * 37) % NSLEEP);   /* a permutation of 0, 2, ..., 198 */
+}
+
+static void *timed_sleeper(void *arg)
+{
+	int i = (int)(intptr_t)arg;
+	struct timespec at = ts_add_ms(order_base, offset_ms(i));
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, 0);
+	pthread_mutex_lock(&order_m);
+	order[norder++] = i;
+	pthread_mutex_unlock(&order_m);
+	return 0;
+}
+
+/* 100 threads sleeping until different deadlines wake in deadline order
+ * (absolute deadlines, so thread start-up time does not matter). */
+START_TEST(wake_order)
+{
+	pthread_t t[NSLEEP];
+	norder = 0;
+	clock_gettime(CLOCK_MONOTONIC, &order_base);
+	order_base = ts_add_ms(order_base, 50);
+	for (intptr_t i = 0; i < NSLEEP; i++) SPAWN(&t[i], timed_sleeper, (void *)i);
+	for (int i = 0; i < NSLEEP; i++) JOIN(t[i], 0);
+	ck_assert_int_eq(norder, NSLEEP);
+	for (int k = 0; k < NSLEEP; k++) ck_assert_int_eq(offset_ms(order[k]), 2 * k);
+}
+END_TEST
+
+/* Green: a CPU-time clock cannot be slept on by one of several threads
+ * sharing a kernel thread. */
+START_TEST(cputime_enotsup)
+{
+	struct timespec req = { 0, 1 * MS };
+	start_threads();
+	ck_assert_int_eq(clock_nanosleep(CLOCK_PROCESS_CPUTIME_ID, 0, &req, 0), ENOTSUP);
+}
+END_TEST
 
 Suite *suite_time(void)
 {
 	Suite *s = suite_create("time");
+	TCase *tc = tcase_create("time");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, sleeps_single_thread);
+	tcase_add_test(tc, sleeps_with_threads);
+	tcase_add_test(tc, einval_single_thread);
+	tcase_add_test(tc, einval_with_threads);
+	tcase_add_test(tc, sleep_parks_caller);
+	if (GREEN_MODE) {
+		tcase_add_test(tc, wake_order);
+		tcase_add_test(tc, cputime_enotsup);
+	}
+	suite_add_tcase(s, tc);
 	return s;
 }

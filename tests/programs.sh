@@ -1,4 +1,153 @@
 #!/bin/sh
-# Standalone test programs (to be written).
+# programs.sh — the standalone programs of tests/prog, built in both modes
+# as $B/tests/prog/NAME-green and NAME-1to1: their exit status, stdout
+# and stderr.  strace and valgrind checks run when $STRACE / $VALGRIND
+# name the tools.
 . "$GREEN_SRC/tests/lib.sh"
+STRACE=${STRACE:-}
+VALGRIND=${VALGRIND:-}
+P=$B/tests/prog
+T=$(mktemp -d "${TMPDIR:-/tmp}/green-programs.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM
+
+# A hung program fails its check instead of hanging the suite.
+TO=
+command -v timeout >/dev/null 2>&1 && TO="timeout 20"
+
+# run [WRAPPER...] PROGRAM: stdout to $T/out, stderr to $T/err, status in $st
+run() {
+	$TO "$@" >"$T/out" 2>"$T/err"
+	st=$?
+}
+
+# expect_status WHAT WANT: check $st, showing stderr on failure
+expect_status() {
+	if [ "$st" = "$2" ]; then
+		return 0
+	fi
+	fail "$1: exit status $st, want $2"
+	sed 's/^/    | /' "$T/err"
+	return 1
+}
+
+# out_is WHAT TEXT: stdout is exactly TEXT
+out_is() {
+	printf '%s\n' "$2" >"$T/want"
+	if cmp -s "$T/want" "$T/out"; then
+		pass "$1"
+	else
+		fail "$1: unexpected output"
+		diff "$T/want" "$T/out" | sed 's/^/    | /'
+	fi
+}
+
+# ---- nothreads: a program without threads pays nothing for the library
+for m in green 1to1; do
+	run "$P/nothreads-$m"
+	expect_status "nothreads-$m" 0 && out_is "nothreads-$m runs" "nothreads 1"
+done
+if [ -n "$STRACE" ]; then
+	# the sets of system-call names must be the same as stock musl's
+	for m in green 1to1; do
+		$TO $STRACE -f -qq -o "$T/strace-$m" "$P/nothreads-$m" >/dev/null 2>&1
+		sed -n 's/^[0-9]*  *\([a-z_0-9]*\)(.*/\1/p' "$T/strace-$m" | sort -u >"$T/calls-$m"
+	done
+	if [ ! -s "$T/calls-green" ]; then
+		fail "nothreads: strace recorded no system calls"
+	elif cmp -s "$T/calls-green" "$T/calls-1to1"; then
+		pass "nothreads-green makes the system calls stock musl makes"
+	else
+		fail "nothreads-green: system calls differ from stock musl's (< green, > 1to1)"
+		diff "$T/calls-green" "$T/calls-1to1" | sed 's/^/    | /'
+	fi
+else
+	echo "SKIP: nothreads under strace (strace not installed)"
+fi
+
+# ---- deadlock: reported and aborted (green only: 1:1 would hang)
+check_deadlock() {
+	expect_status "$1" 134 || return
+	if ! head -n 1 "$T/err" | grep -q '^green: deadlock'; then
+		fail "$1: stderr does not start with 'green: deadlock'"
+		sed 's/^/    | /' "$T/err"
+	elif ! grep -q '"lock-main"' "$T/err" || ! grep -q '"lock-worker"' "$T/err"; then
+		fail "$1: the report does not name both threads"
+		sed 's/^/    | /' "$T/err"
+	else
+		pass "$1"
+	fi
+}
+run "$P/deadlock-green"
+check_deadlock deadlock-green
+
+# ---- overflow: the thread is named, then the process dies of SIGSEGV
+check_overflow() {
+	expect_status "$1" 139 || return
+	if grep -q '"deep-diver".*overflowed its stack' "$T/err"; then
+		pass "$1"
+	else
+		fail "$1: no 'overflowed its stack' line naming the thread"
+		sed 's/^/    | /' "$T/err"
+	fi
+}
+run "$P/overflow-green"
+check_overflow overflow-green
+
+# ---- exitmain: returning from main ends the process, blocked threads or not
+for m in green 1to1; do
+	run "$P/exitmain-$m"
+	expect_status "exitmain-$m" 3 && pass "exitmain-$m"
+done
+
+# ---- exitthread: exit() from another thread, atexit handlers run
+for m in green 1to1; do
+	run "$P/exitthread-$m"
+	expect_status "exitthread-$m" 5 &&
+		out_is "exitthread-$m" "thread calls exit
+atexit handler ran"
+done
+
+# ---- lastexit: main's pthread_exit leaves the others running to the end
+for m in green 1to1; do
+	run "$P/lastexit-$m"
+	if expect_status "lastexit-$m" 0; then
+		if grep -qx 'one done' "$T/out" && grep -qx 'two done' "$T/out" &&
+		   [ "$(wc -l <"$T/out")" -eq 2 ]; then
+			pass "lastexit-$m"
+		else
+			fail "lastexit-$m: want 'one done' and 'two done'"
+			sed 's/^/    | /' "$T/out"
+		fi
+	fi
+done
+
+# ---- m1tid: green threads share the one kernel thread
+run "$P/m1tid-green"
+expect_status m1tid-green 0 && out_is m1tid-green same
+run "$P/m1tid-1to1"
+expect_status m1tid-1to1 0 && out_is m1tid-1to1 different
+
+# ---- ctor: threads from a constructor, before main
+for m in green 1to1; do
+	run "$P/ctor-$m"
+	expect_status "ctor-$m" 0 && out_is "ctor-$m" "ctor 1
+main 4"
+done
+
+# ---- some of the green programs again under valgrind memcheck
+if [ -n "$VALGRIND" ]; then
+	VG="$VALGRIND $VG_FLAGS"
+	run $VG "$P/exitmain-green"
+	expect_status "exitmain-green under valgrind" 3 && pass "exitmain-green under valgrind"
+	run $VG "$P/exitthread-green"
+	expect_status "exitthread-green under valgrind" 5 && pass "exitthread-green under valgrind"
+	run $VG "$P/deadlock-green"
+	check_deadlock "deadlock-green under valgrind"
+	run $VG "$P/overflow-green"
+	check_overflow "overflow-green under valgrind"
+else
+	echo "SKIP: programs under valgrind (valgrind not installed)"
+fi
+
 finish
