@@ -206,9 +206,22 @@ static inline int __green_timers_pending(void) { return __green_nheap != 0; }
 hidden uint64_t __green_timer_next(void);
 hidden void __green_timers_expire(uint64_t now);
 
-/* ---- idle: wait for the kernel until a deadline (poll.c) */
+/* ---- idle: wait for the kernel until a deadline (poll.c)
+ * __green_poll_wait: block in the kernel until an awaited descriptor is
+ *   ready, the deadline passes or a signal arrives; wake the threads whose
+ *   events happened.  Called by the scheduler only when nothing can run.
+ * __green_poll_check: the same without blocking; called at each tick.
+ * __green_poll_waiters: how many threads wait on the kernel (descriptors,
+ *   children): a wake source the deadlock detector must respect. */
 hidden int __green_poll_wait(uint64_t deadline);
+hidden void __green_poll_check(void);
 hidden int __green_poll_waiters(void);
+
+/* ---- signals (signal.c)
+ * A wait ended with EINTR because a handler ran: should the interrupted
+ * call restart (the handler had SA_RESTART)?  Blocking stubs ask this
+ * before returning EINTR. */
+hidden int __green_intr_restart(void);
 
 /* ---- address waits: a user-level futex (futex.c) */
 hidden int __green_futex_wait(const volatile void *addr, int val, uint64_t deadline, enum gwait kind);

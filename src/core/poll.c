@@ -18,6 +18,10 @@ hidden int __green_poll_waiters(void)
 	return 0;
 }
 
+hidden void __green_poll_check(void)
+{
+}
+
 hidden int __green_poll_wait(uint64_t deadline)
 {
 	struct timespec ts, *tsp = 0;

@@ -18,3 +18,8 @@ int pthread_kill(pthread_t p, int sig)
 	if (!sig) return 0;
 	return -__syscall(SYS_tkill, __syscall(SYS_gettid), sig);
 }
+
+hidden int __green_intr_restart(void)
+{
+	return 0;
+}
