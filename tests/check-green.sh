@@ -1,4 +1,4 @@
 #!/bin/sh
 # The Check suites in green mode (each test forked, as Check does by default).
 . "$GREEN_SRC/tests/lib.sh"
-exec "$B/tests/runner-green"
+exec $GREEN_RUN "$B/tests/runner-green"

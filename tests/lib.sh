@@ -2,6 +2,8 @@
 set -u
 B=${GREEN_BUILD:?run through make check}
 S=${GREEN_SRC:?run through make check}
+# GREEN_RUN prefixes every run of a built program: qemu-CPU in a cross build
+GREEN_RUN=${GREEN_RUN:-}
 fails=0 passes=0
 pass() { passes=$((passes + 1)); echo "PASS: $*"; }
 fail() { fails=$((fails + 1)); echo "FAIL: $*"; }

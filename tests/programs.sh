@@ -17,7 +17,7 @@ command -v timeout >/dev/null 2>&1 && TO="timeout 20"
 
 # run [WRAPPER...] PROGRAM: stdout to $T/out, stderr to $T/err, status in $st
 run() {
-	$TO "$@" >"$T/out" 2>"$T/err"
+	$TO $GREEN_RUN "$@" >"$T/out" 2>"$T/err"
 	st=$?
 }
 

@@ -14,7 +14,11 @@ tmp=${TMPDIR:-/tmp}/green-check.$$
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
-grep -v '^#' "$list" | awk 'NF { print "obj/" $1 ".lo" }' > "$tmp/removed"
+arch=$(sed -n 's/^ARCH = //p' "$musl/config.mak")
+ext=o
+grep -q '^AOBJS = \$(LOBJS)' "$musl/config.mak" && ext=lo
+grep -v '^#' "$list" | awk -v a="$arch" -v e="$ext" \
+	'NF { sub(/\{arch\}/, a, $1); print "obj/" $1 "." e }' > "$tmp/removed"
 (cd "$musl" && $NM -g --defined-only $(cat "$tmp/removed")) 2>/dev/null |
 	awk 'NF == 3 { print $3 }' | sort -u > "$tmp/lost"
 $NM -g "$libc" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u > "$tmp/used"

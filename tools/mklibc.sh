@@ -16,9 +16,14 @@ tmp=$out.d
 rm -rf "$tmp"
 mkdir -p "$tmp/green"
 
-grep -v '^#' "$list" | awk 'NF { print $1 }' > "$tmp/replaced"
-(cd "$musl" && find obj/src -name '*.lo' | sort) > "$tmp/all"
-sed 's|^|obj/|; s|$|.lo|' "$tmp/replaced" > "$tmp/replaced.lo"
+# {arch} in the list is musl's CPU; its archive holds .lo objects when
+# the compiler makes PIC by default (AOBJS = $(LOBJS)), .o otherwise
+arch=$(sed -n 's/^ARCH = //p' "$musl/config.mak")
+ext=o
+grep -q '^AOBJS = \$(LOBJS)' "$musl/config.mak" && ext=lo
+grep -v '^#' "$list" | awk -v a="$arch" 'NF { sub(/\{arch\}/, a, $1); print $1 }' > "$tmp/replaced"
+(cd "$musl" && find obj/src -name "*.$ext" | sort) > "$tmp/all"
+sed "s|^|obj/|; s|\$|.$ext|" "$tmp/replaced" > "$tmp/replaced.lo"
 missing=$(grep -v -x -F -f "$tmp/all" "$tmp/replaced.lo" || true)
 if [ -n "$missing" ]; then
 	echo "mklibc: replaced members not found in musl's build: $missing" >&2
