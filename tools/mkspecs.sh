@@ -8,7 +8,9 @@
 # overlay headers and musl's, link statically against LIBDIR's libc.a and
 # start-up objects, never against the host's glibc.
 set -eu
-case $4 in green) m=1 ;; *) m=0 ;; esac
+# Green mode also links green-gdb.o: the entry that has gdb load the
+# extension, and a reference to the layout table it reads (gdb/include.am).
+case $4 in green) m=1 gdbobj=" $3/green-gdb.o" ;; *) m=0 gdbobj= ;; esac
 cat <<SPECS
 %rename cpp_options old_cpp_options
 
@@ -25,7 +27,7 @@ cat <<SPECS
 libgcc.a%s %:if-exists(libgcc_eh.a%s)
 
 *startfile:
-$3/crt1.o $3/crti.o crtbeginT.o%s
+$3/crt1.o $3/crti.o crtbeginT.o%s$gdbobj
 
 *endfile:
 crtend.o%s $3/crtn.o

@@ -1,0 +1,635 @@
+# green-gdb.py — gdb support for green threads (docs/debugging.md).
+#
+# gdb loads this file by itself for programs linked by green-cc: their
+# .debug_gdb_scripts section names it (gdb/include.am).  It adds
+#
+#   info green-threads              every thread: id, name, state, what it
+#                                   waits on, stack mode, the frame it is in
+#   green-thread [N|current]        show thread N: bt, frame, up, down,
+#                                   info locals, info registers then apply
+#                                   to it; "current" (or 0) goes back to the
+#                                   thread that is running
+#   green-thread apply all|N... CMD run CMD for each thread
+#
+# and sets SIGALRM (green's time-slice tick) to nostop noprint pass.
+#
+# Layout.  Nothing about the library's structures is written here: the
+# offsets of the thread descriptor's fields, the values of the states and
+# wait kinds, the saved frame of a parked thread and the addresses of the
+# thread list all come from the table __green_debug that the library
+# links into the program (src/core/debug.c), computed by the compiler.
+#
+# Viewing a parked thread.  gdb knows one thread: the kernel's, whose
+# registers are those of the green thread that runs.  A parked thread's
+# registers are in the frame its last switch pushed on its own stack.  To
+# show it, a frame unwinder (below) makes the running thread's frame 0
+# unwind into that saved frame, so frame 1 and everything older belong to
+# the parked thread, and a frame filter hides frame 0 from backtraces.
+# Nothing in the inferior is written, so this works on core files too,
+# and continuing is always safe.  Run-control commands (continue, step,
+# next, finish, return, ...) first go back to the running thread: they
+# can only act on it.
+#
+# Copied stacks.  A thread with a copied stack keeps its frames in a save
+# area while parked; the addresses in them are those of the shared stack,
+# where the running thread's frames are now.  See copied_stack_image():
+# the view lays the saved copy over the shared stack in the (live)
+# inferior for as long as the thread is shown and puts the running
+# thread's bytes back afterwards.
+
+import re
+import time
+
+import gdb
+import gdb.unwinder
+
+try:
+    import signal as _signal
+except ImportError:  # pragma: no cover
+    _signal = None
+
+
+# ---------------------------------------------------------------- layout
+
+class Layout:
+    """The library's table __green_debug: name -> (value, size)."""
+
+    def __init__(self, addr):
+        self.addr = addr
+        self.entries = {}
+        ul = gdb.lookup_type("unsigned long")
+        step = ul.sizeof
+        i = 0
+        while True:
+            base = addr + 3 * step * i
+            name_ptr = _uint(base, step)
+            if not name_ptr:
+                break
+            name = gdb.Value(name_ptr).cast(gdb.lookup_type("char").pointer()).string()
+            self.entries[name] = (_uint(base + step, step), _uint(base + 2 * step, step))
+            i += 1
+        self.ptr_size = gdb.lookup_type("void").pointer().sizeof
+        self.states = self._enum("state.", "GS_")
+        self.waits = self._enum("wait.", "GW_")
+        self.stack_modes = {v: k[len("stack."):] for k, (v, _) in self.entries.items()
+                            if k.startswith("stack.")}
+        self.frame = {k[len("frame."):]: v for k, (v, _) in self.entries.items()
+                      if k.startswith("frame.")}
+
+    def _enum(self, prefix, strip):
+        out = {}
+        for k, (v, _) in self.entries.items():
+            if k.startswith(prefix):
+                out[v] = k[len(prefix):]
+        return out
+
+    def has(self, name):
+        return name in self.entries
+
+    def value(self, name, default=None):
+        e = self.entries.get(name)
+        return e[0] if e else default
+
+    def field(self, obj, name):
+        """Read field NAME ("thread.id") of the object at address OBJ."""
+        off, size = self.entries[name]
+        return _uint(obj + off, size)
+
+    def field_bytes(self, obj, name):
+        off, size = self.entries[name]
+        return bytes(gdb.selected_inferior().read_memory(obj + off, size))
+
+    def ptr(self, addr):
+        return _uint(addr, self.ptr_size)
+
+
+def _uint(addr, size):
+    t = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int",
+         8: "unsigned long long"}[size]
+    return int(gdb.Value(addr).cast(gdb.lookup_type(t).pointer()).dereference())
+
+
+_layout = None
+
+
+def layout():
+    """The table of the current program, or a gdb.GdbError saying why not."""
+    global _layout
+    try:
+        addr = int(gdb.parse_and_eval("(unsigned long)&__green_debug"))
+    except gdb.error:
+        raise gdb.GdbError("green: this program has no green thread table "
+                           "(not linked by green-cc, or stripped)")
+    if _layout is None or _layout.addr != addr:
+        _layout = Layout(addr)
+    return _layout
+
+
+# ---------------------------------------------------------------- threads
+
+class Thread:
+    """A snapshot of one descriptor."""
+
+    def __init__(self, lay, addr):
+        self.lay = lay
+        self.addr = addr
+        f = lambda n: lay.field(addr, "thread." + n)
+        self.id = f("id")
+        raw = lay.field_bytes(addr, "thread.name")
+        self.name = raw.split(b"\0", 1)[0].decode("utf-8", "replace")
+        if not self.name and addr == lay.value("addr.main"):
+            pn = lay.value("addr.progname")
+            p = lay.ptr(pn) if pn else 0
+            if p:
+                self.name = gdb.Value(p).cast(gdb.lookup_type("char").pointer()).string()
+        self.state_value = f("state")
+        self.state = lay.states.get(self.state_value, "state %d" % self.state_value)
+        self.state = self.state[3:].lower() if self.state.startswith("GS_") else self.state
+        self.wait_value = f("wait")
+        self.wait = lay.waits.get(self.wait_value, "GW_%d" % self.wait_value)
+        self.wait_obj = f("wait_obj")
+        self.wait_aux = f("wait_aux")
+        self.sp = f("sp")
+        self.stack_mode = lay.stack_modes.get(f("stack_mode"), "mode %d" % f("stack_mode"))
+        self.deadline = f("deadline") if f("heap_idx") else None
+
+    def label(self):
+        return '%d "%s"' % (self.id, self.name) if self.name else "%d" % self.id
+
+    def running(self):
+        return self.state == "running"
+
+    def parked(self):
+        return self.state in ("runnable", "blocked")
+
+
+def threads():
+    """Every thread of the program, by id."""
+    lay = layout()
+    head = lay.value("addr.all")
+    if not head:
+        return []
+    out, seen = [], set()
+    t = lay.ptr(head)
+    while t and t not in seen and len(seen) < 1000000:
+        seen.add(t)
+        out.append(Thread(lay, t))
+        t = lay.field(t, "thread.all_next")
+    out.sort(key=lambda th: th.id)
+    return out
+
+
+def thread_at(addr):
+    for t in threads():
+        if t.addr == addr:
+            return t
+    return None
+
+
+def find_thread(ident):
+    for t in threads():
+        if str(t.id) == ident:
+            return t
+    raise gdb.GdbError("green: no thread %s (info green-threads lists them)" % ident)
+
+
+def _signame(s):
+    if _signal is not None:
+        try:
+            return _signal.Signals(s).name
+        except ValueError:
+            pass
+    return "signal %d" % s
+
+
+def describe_wait(t):
+    """What a blocked thread waits for, worded as the deadlock report does."""
+    if t.state != "blocked":
+        return "-"
+    lay, o, kind = t.lay, t.wait_obj, t.wait
+    if kind == "GW_MUTEX":
+        owner = lay.field(o, "gmutex.owner") if lay.has("gmutex.owner") else 0
+        who = thread_at(owner) if owner else None
+        s = "mutex %#x held by %s" % (o, "thread " + who.label() if who else
+                                      ("nobody" if not owner else "%#x" % owner))
+    elif kind == "GW_COND":
+        s = "condition variable %#x" % o
+        if t.wait_aux:
+            s += " (mutex %#x)" % t.wait_aux
+    elif kind == "GW_JOIN":
+        who = thread_at(o)
+        s = "join of thread %s" % (who.label() if who else "%#x" % o)
+    elif kind == "GW_SLEEP":
+        s = "sleep"
+    elif kind == "GW_SIGNAL":
+        s = "signal"
+        if lay.has("thread.sigwait_set"):
+            bits = lay.field(t.addr, "thread.sigwait_set")
+            names = [_signame(i + 1) for i in range(64) if bits >> i & 1]
+            s = "signal set {%s}" % ", ".join(names)
+    elif kind in ("GW_FD", "GW_CHILD") and lay.has("fdkey.shift"):
+        shift = lay.value("fdkey.shift")
+        fd, ev = o >> shift, o & ((1 << shift) - 1)
+        dirs = [d for d, n in (("read", "fdev.in"), ("write", "fdev.out"),
+                               ("priority", "fdev.pri")) if lay.has(n) and ev & lay.value(n)]
+        s = "%s %d (%s)" % ("fd" if kind == "GW_FD" else "child fd", fd,
+                            ", ".join(dirs) or "events %#x" % ev)
+    elif kind in ("GW_FD", "GW_CHILD"):
+        # the library does not say how wait_obj encodes the descriptor
+        s = "%s wait (key %#x)" % ("descriptor" if kind == "GW_FD" else "child", o)
+    elif kind == "GW_ADDR":
+        s = "lock word %#x" % o
+    else:
+        s = "%s %#x" % (kind[3:].lower() if kind.startswith("GW_") else kind, o)
+    if t.deadline is not None:
+        s += ", " + describe_deadline(t.deadline)
+    return s
+
+
+def state_text(t):
+    return t.state + (": " + describe_wait(t) if t.state == "blocked" else "")
+
+
+def _live_native():
+    """A running process on this machine (not a core file, not remote)?"""
+    inf = gdb.selected_inferior()
+    conn = getattr(inf, "connection", None)
+    return bool(inf.pid) and conn is not None and conn.type == "native"
+
+
+def describe_deadline(ns):
+    """A CLOCK_MONOTONIC deadline, relative to now when the process is live."""
+    if _live_native():
+        left = ns / 1e9 - time.clock_gettime(time.CLOCK_MONOTONIC)
+        return "deadline in %.3f s" % left
+    return "deadline %.3f s (CLOCK_MONOTONIC)" % (ns / 1e9)
+
+
+# ---------------------------------------------------------------- copied stacks
+
+def copied_stack_image(t):
+    """HOOK for copied stacks: (address, bytes) to lay over the shared stack.
+
+    A parked thread with a copied stack keeps its frames in a save area;
+    they belong at `address` on the shared stack, where the running
+    thread's frames are.  While the thread is shown the extension writes
+    `bytes` there (live process only) and restores the original bytes
+    afterwards (Selection.release).  The library must export, in
+    src/core/debug.c, the descriptor fields that say where the copy is
+    (proposed: thread.copy_buf, thread.copy_len, thread.copy_at)."""
+    lay = t.lay
+    need = ("thread.copy_buf", "thread.copy_len", "thread.copy_at")
+    if not all(lay.has(n) for n in need):
+        raise gdb.GdbError("green: thread %s has a copied stack, and this library does "
+                           "not export where its copy is (see copied_stack_image in "
+                           "green-gdb.py)" % t.label())
+    if not _live_native():
+        raise gdb.GdbError("green: a parked copied-stack thread can only be shown "
+                           "in a live process")
+    buf = lay.field(t.addr, "thread.copy_buf")
+    n = lay.field(t.addr, "thread.copy_len")
+    at = lay.field(t.addr, "thread.copy_at")
+    return at, bytes(gdb.selected_inferior().read_memory(buf, n))
+
+
+# ---------------------------------------------------------------- selection
+
+class Selection:
+    """A parked thread being shown: the registers its frame 1 starts with."""
+
+    def __init__(self, t):
+        lay = t.lay
+        if not lay.frame or "sp" not in lay.frame:
+            raise gdb.GdbError("green: the library exports no saved-frame layout "
+                               "for this CPU")
+        self.thread = t
+        self.overlay = None
+        if t.stack_mode == "copied":
+            at, data = copied_stack_image(t)
+            inf = gdb.selected_inferior()
+            self.overlay = (at, bytes(inf.read_memory(at, len(data))))
+            inf.write_memory(at, data)
+        self.regs = {}
+        for reg, off in lay.frame.items():
+            if reg != "sp":
+                self.regs[reg] = lay.ptr(t.sp + off)
+        self.regs[_sp_name()] = t.sp + lay.frame["sp"]
+        self.frame0_sp = t.sp
+
+    def release(self):
+        if self.overlay:
+            at, data = self.overlay
+            self.overlay = None
+            gdb.selected_inferior().write_memory(at, data)
+
+
+def _sp_name():
+    return "rsp" if gdb.selected_inferior().architecture().name().startswith("i386") else "sp"
+
+
+_sel = None
+
+
+class FrameId:
+    def __init__(self, sp, pc):
+        self.sp = sp
+        self.pc = pc
+
+
+class GreenUnwinder(gdb.unwinder.Unwinder):
+    """While a parked thread is shown, frame 0 unwinds into its saved frame."""
+
+    def __init__(self):
+        super().__init__("green-threads")
+
+    def __call__(self, pending):
+        sel = _sel
+        if sel is None or pending.level() != 0:
+            return None
+        pc = pending.read_register("pc")
+        # frame 0's id must not be outer to frame 1's (gdb stops a
+        # backtrace that goes "inward"): the parked stack pointer is below
+        # every frame of the parked thread.
+        info = pending.create_unwind_info(FrameId(gdb.Value(sel.frame0_sp), pc))
+        for reg, v in sel.regs.items():
+            info.add_saved_register(reg, gdb.Value(v).cast(pending.read_register(reg).type))
+        return info
+
+
+class GreenFrameFilter:
+    """While a parked thread is shown, hide frame 0 (the running thread's)."""
+
+    def __init__(self):
+        self.name = "green-threads"
+        self.priority = 100
+        self.enabled = True
+
+    def filter(self, frames):
+        if _sel is None:
+            return frames
+        return (f for f in frames if f.inferior_frame().level() != 0)
+
+
+def select(t):
+    """Show thread t (a parked one), or the running thread when t is None."""
+    global _sel
+    if _sel is not None:
+        old, _sel = _sel, None
+        old.release()
+    if t is not None and not t.running():
+        _sel = Selection(t)
+    gdb.invalidate_cached_frames()
+
+
+def _source_root(symbol, tail):
+    """The source directory SYMBOL was compiled in, less its path TAIL."""
+    try:
+        sym = gdb.lookup_static_symbol(symbol) or gdb.lookup_global_symbol(symbol)
+        path = sym.symtab.fullname()
+    except Exception:
+        return None
+    return path[:-len(tail)] if path.endswith(tail) else None
+
+
+def library_dirs():
+    """Where green's and musl's sources were: frames there are the library's."""
+    return [d for d in (_source_root("__green_debug", "core/debug.c"),
+                        _source_root("__libc_start_main", "src/env/__libc_start_main.c"))
+            if d]
+
+
+def user_frame():
+    """The innermost frame outside the library, and the library call it is in."""
+    libdirs = library_dirs()
+    f, inner = gdb.newest_frame(), None
+    if _sel is not None:
+        f = f.older()
+    while f is not None:
+        sal = f.find_sal()
+        path = sal.symtab.fullname() if sal.symtab else None
+        if path and not any(path.startswith(d) for d in libdirs):
+            return f, inner
+        if f.name():
+            inner = f
+        f = f.older()
+    return None, None
+
+
+def frame_text(f, inner):
+    if f is None:
+        return "?"
+    sal = f.find_sal()
+    where = "%s:%d" % (sal.symtab.filename.rsplit("/", 1)[-1], sal.line) if sal.symtab else "%#x" % f.pc()
+    s = "%s (%s)" % (f.name() or "??", where)
+    if inner is not None and inner.name():
+        s += " in %s" % inner.name()
+    return s
+
+
+class Viewing:
+    """Show thread t for the duration of a with-block, then restore."""
+
+    def __init__(self, t):
+        self.t = t
+
+    def __enter__(self):
+        self.prev = _sel.thread if _sel is not None else None
+        try:
+            self.frame = gdb.selected_frame()
+        except gdb.error:
+            self.frame = None
+        select(self.t)
+        return self
+
+    def __exit__(self, *exc):
+        prev = thread_at(self.prev.addr) if self.prev is not None else None
+        select(prev)
+        if self.frame is not None:
+            try:
+                if self.frame.is_valid():
+                    self.frame.select()
+            except gdb.error:
+                pass
+        return False
+
+
+# ---------------------------------------------------------------- commands
+
+class InfoGreenThreads(gdb.Command):
+    """List the green threads: id, name, state, what each waits on, stack mode, frame.
+
+The running thread is marked with *, the one shown (green-thread N) with >.
+Frame is the innermost frame outside the library, and the library call it is in."""
+
+    def __init__(self):
+        super().__init__("info green-threads", gdb.COMMAND_STATUS)
+
+    def invoke(self, arg, from_tty):
+        ts = threads()
+        if not ts:
+            print("No green threads: this program has not started the library's scheduler.")
+            return
+        rows = []
+        for t in ts:
+            try:
+                with Viewing(t):
+                    f, inner = user_frame()
+                    frame = frame_text(f, inner)
+            except gdb.error as e:
+                frame = "<%s>" % e
+            mark = "*" if t.running() else (">" if _sel is not None and _sel.thread.addr == t.addr else " ")
+            rows.append((mark, str(t.id), t.name, t.state, describe_wait(t), t.stack_mode, frame))
+        head = (" ", "Id", "Name", "State", "Waits on", "Stack", "Frame")
+        w = [max(len(r[i]) for r in rows + [head]) for i in range(6)]
+        for r in [head] + rows:
+            print("  ".join(r[i].ljust(w[i]) for i in range(6)) + "  " + r[6])
+
+
+class GreenThread(gdb.Command):
+    """Show a green thread: green-thread [N | current].
+
+green-thread N             show thread N: bt, frame, up, down, info locals and
+                           info registers then apply to it (its frames start at
+                           #1; #0 stays the running thread's, hidden from bt)
+green-thread current       (or 0) go back to the running thread
+green-thread               say which thread is shown
+green-thread apply all|N... CMD
+                           run CMD for every thread, or for the ones listed
+
+Run-control commands (continue, step, next, finish, return, ...) go back to
+the running thread first: only it can run."""
+
+    def __init__(self):
+        super().__init__("green-thread", gdb.COMMAND_STACK, gdb.COMPLETE_NONE, True)
+
+    def invoke(self, arg, from_tty):
+        arg = arg.strip()
+        if not arg:
+            t = _sel.thread if _sel is not None else running_thread()
+            print("[Showing green thread %s]" % (t.label() if t else "?"))
+            return
+        if arg in ("current", "0"):
+            back_to_running(quiet=False)
+            return
+        t = find_thread(arg)
+        if t.running():
+            back_to_running(quiet=True)
+            print("[Green thread %s is the running thread]" % t.label())
+            gdb.execute("frame", from_tty)
+            return
+        if t.state == "exited":
+            raise gdb.GdbError("green: thread %s has exited: it has no frames" % t.label())
+        select(t)
+        f, _ = user_frame()
+        (f or gdb.newest_frame().older()).select()
+        print("[Switching to green thread %s (%s)]" % (t.label(), state_text(t)))
+        gdb.execute("frame", from_tty)
+
+
+class GreenThreadApply(gdb.Command):
+    """Run a command for green threads: green-thread apply all|N... CMD."""
+
+    def __init__(self):
+        super().__init__("green-thread apply", gdb.COMMAND_STACK, gdb.COMPLETE_COMMAND)
+
+    def invoke(self, arg, from_tty):
+        words = arg.split()
+        ids = []
+        while words and (words[0] == "all" or words[0].isdigit()):
+            ids.append(words.pop(0))
+        if not ids or not words:
+            raise gdb.GdbError("usage: green-thread apply all|N... COMMAND")
+        cmd = arg.split(None, len(ids))[-1]
+        ts = threads() if "all" in ids else [find_thread(i) for i in ids]
+        for t in ts:
+            print("\nGreen thread %s (%s):" % (t.label(), state_text(t)))
+            if t.state == "exited":
+                continue
+            with Viewing(t):
+                if not t.running():
+                    f, _ = user_frame()
+                    (f or gdb.newest_frame().older()).select()
+                gdb.execute(cmd, from_tty)
+
+
+def running_thread():
+    for t in threads():
+        if t.running():
+            return t
+    return None
+
+
+def back_to_running(quiet=True):
+    if _sel is None:
+        return
+    select(None)
+    if not quiet:
+        t = running_thread()
+        print("[Back to the running green thread %s]" % (t.label() if t else "?"))
+        gdb.execute("frame")
+
+
+# ---------------------------------------------------------------- events, hooks
+
+def _on_resume(event):
+    # a safety net: the hooks below normally went back already
+    if _sel is not None:
+        select(None)
+
+
+def _on_exit(event):
+    global _sel, _layout
+    _sel = None
+    _layout = None
+
+
+RUN_CONTROL = ("continue", "next", "step", "nexti", "stepi", "finish", "until",
+               "advance", "jump", "signal", "queue-signal", "return", "call",
+               "run", "start", "starti", "kill", "detach")
+
+
+def _install_hooks():
+    for c in RUN_CONTROL:
+        try:
+            gdb.execute("show user hook-" + c, to_string=True)
+            continue            # the user has a hook of their own: keep it
+        except gdb.error:
+            pass
+        try:
+            gdb.execute("define hook-%s\ngreen-thread-release\nend" % c, to_string=True)
+        except gdb.error:
+            pass
+
+
+class GreenThreadRelease(gdb.Command):
+    """Internal: go back to the running green thread before run control."""
+
+    def __init__(self):
+        super().__init__("green-thread-release", gdb.COMMAND_MAINTENANCE)
+
+    def invoke(self, arg, from_tty):
+        if _sel is not None:
+            t = _sel.thread
+            select(None)
+            print("[Green thread %s is parked: back to the running thread]" % t.label())
+
+
+def _setup():
+    if getattr(gdb, "_green_threads_loaded", False):
+        return
+    gdb._green_threads_loaded = True
+    InfoGreenThreads()
+    GreenThread()
+    GreenThreadApply()
+    GreenThreadRelease()
+    gdb.unwinder.register_unwinder(None, GreenUnwinder(), replace=True)
+    gdb.frame_filters["green-threads"] = GreenFrameFilter()
+    gdb.events.cont.connect(_on_resume)
+    gdb.events.exited.connect(_on_exit)
+    gdb.events.new_objfile.connect(lambda e: _on_exit(e))
+    _install_hooks()
+    # the time-slice tick: neither stop nor print, and deliver it
+    gdb.execute("handle SIGALRM nostop noprint pass", to_string=True)
+
+
+_setup()
