@@ -1,0 +1,166 @@
+/*
+ * gdbwait.c — threads parked in each kind of wait, for tests/gdb.sh.
+ *
+ * main holds a mutex, then starts one thread per wait and lets each run
+ * until it parks: on the mutex, in a condition wait, in sleep(), in
+ * pthread_join, and last (because it parks the whole process where
+ * read() is not yet green) in read() on an empty pipe.  Then main calls
+ * stop_here(), where the test's breakpoint is, releases everybody and
+ * prints "done".  With the argument "noread" the reader is left out.
+ *
+ * With the argument "spin", two threads instead run stepper(), which
+ * computes for a while on each line, so that time-slice ticks preempt
+ * them while gdb steps one of them with "next".
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t cv_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int go, pipefd[2];
+static volatile int parked;
+static pthread_t t_mutex;
+
+__attribute__((noinline)) void *in_mutex(void *arg)
+{
+	volatile int tag = 42;    /* shown by "info locals" */
+	parked++;
+	pthread_mutex_lock(&lock);
+	tag++;
+	pthread_mutex_unlock(&lock);
+	return arg;
+}
+
+__attribute__((noinline)) void *in_cond(void *arg)
+{
+	pthread_mutex_lock(&cv_lock);
+	parked++;
+	while (!go) pthread_cond_wait(&cv, &cv_lock);
+	pthread_mutex_unlock(&cv_lock);
+	return arg;
+}
+
+__attribute__((noinline)) void *in_sleep(void *arg)
+{
+	parked++;
+	sleep(600);     /* outlives main: returning from main ends it */
+	return arg;
+}
+
+__attribute__((noinline)) void *in_join(void *arg)
+{
+	parked++;
+	pthread_join(t_mutex, 0);
+	return arg;
+}
+
+__attribute__((noinline)) void *in_read(void *arg)
+{
+	char c = 0;
+	parked++;
+	if (read(pipefd[0], &c, 1) != 1) c = 0;
+	return (void *)(long)c;
+}
+
+/* the debugger stops here, with every other thread parked */
+__attribute__((noinline)) void stop_here(int n)
+{
+	__asm__ volatile ("" ::: "memory");
+	printf("parked %d\n", n);
+	fflush(stdout);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) void compute(double ms)
+{
+	double end = now_ms() + ms;
+	while (now_ms() < end) sink++;
+}
+
+/* each line takes several time slices */
+__attribute__((noinline)) void *stepper(void *arg)
+{
+	long who = (long)arg, steps = 0;
+	compute(40);
+	steps++;
+	compute(40);
+	steps++;
+	compute(40);
+	steps++;
+	compute(40);
+	return (void *)(who + steps);
+}
+
+static pthread_t start(void *(*fn)(void *), const char *name)
+{
+	pthread_t t;
+	if (pthread_create(&t, 0, fn, 0)) {
+		perror("pthread_create");
+		_exit(1);
+	}
+	pthread_setname_np(t, name);
+	return t;
+}
+
+int main(int argc, char **argv)
+{
+	int with_read = !(argc > 1 && !strcmp(argv[1], "noread"));
+	pthread_t t_cond, t_join, t_read = 0;
+	void *r;
+
+	if (argc > 1 && !strcmp(argv[1], "spin")) {
+		pthread_t a, b;
+		void *ra, *rb;
+		pthread_create(&a, 0, stepper, (void *)1L);
+		pthread_create(&b, 0, stepper, (void *)2L);
+		pthread_join(a, &ra);
+		pthread_join(b, &rb);
+		printf("stepped %ld %ld\n", (long)ra, (long)rb);
+		return ra != (void *)4L || rb != (void *)5L;
+	}
+
+	pthread_mutex_lock(&lock);
+	t_mutex = start(in_mutex, "mutex-waiter");
+	t_cond = start(in_cond, "cond-waiter");
+	start(in_sleep, "sleeper");
+	t_join = start(in_join, "joiner");
+	while (parked < 4) sched_yield();
+	sched_yield();
+	if (with_read) {
+		if (pipe(pipefd)) return 1;
+		t_read = start(in_read, "reader");
+		while (parked < 5) sched_yield();
+		sched_yield();
+	}
+
+	stop_here(parked);
+
+	pthread_mutex_lock(&cv_lock);
+	go = 1;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&cv_lock);
+	pthread_mutex_unlock(&lock);
+	pthread_join(t_cond, 0);
+	pthread_join(t_join, 0);
+	if (with_read) {
+		if (write(pipefd[1], "x", 1) != 1) return 1;
+		pthread_join(t_read, &r);
+		if ((long)r != 'x') return 1;
+	}
+	puts("done");
+	return 0;
+}
