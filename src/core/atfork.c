@@ -62,6 +62,9 @@ static void child_keeps_caller(void)
 	__green_futex_reset();
 	__green_reap_reset();
 	if (self != &__green_main) __green_main.state = GS_EXITED;
+	__green_pid = __syscall(SYS_getpid);
+	__green_sig_after_fork();
+	__green_tick_after_fork();
 }
 
 hidden void __fork_handler(int who)

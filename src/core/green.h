@@ -136,6 +136,15 @@ struct green_thread {
 	int np;                        /* saved no-preempt depth (switch.c) */
 	int rdlocks;                   /* read locks held (rwlock.c) */
 
+	/* Signals (signal.c): bit s-1 stands for signal s. */
+	uint64_t sigmask;              /* this thread's mask */
+	uint64_t sigpend;              /* directed at this thread, not yet delivered */
+	uint64_t sigwait_set;          /* in sigwait/sigtimedwait for these */
+	int sigwait_got;               /* the signal handed to the sigwait */
+	unsigned char intr_restart;    /* the last handler that interrupted had SA_RESTART */
+	unsigned char kcrit;           /* all signals blocked in the kernel (posix_spawn) */
+	siginfo_t sigwait_si;
+
 	/* Reap list link. */
 	struct green_thread *reap_next;
 };
@@ -222,6 +231,28 @@ hidden int __green_poll_waiters(void);
  * call restart (the handler had SA_RESTART)?  Blocking stubs ask this
  * before returning EINTR. */
 hidden int __green_intr_restart(void);
+extern hidden uint64_t __green_proc_pend;
+hidden void __green_sig_deliver(void);          /* run handlers now deliverable to the caller */
+hidden void __green_sig_init(void);             /* virtualise the kernel's signal state */
+hidden int __green_sig_wakeable(void);          /* could a signal still wake a thread? */
+hidden void __green_sig_after_fork(void);
+hidden void __green_tick_arm(void);             /* two threads may run: start slicing */
+hidden void __green_tick_after_fork(void);
+extern hidden int __green_ticking;
+extern hidden int __green_pid;                   /* to recognise a vfork child */
+extern hidden unsigned long __green_nswitch;
+
+/* After a switch lands on a thread: deliver what is pending for it. */
+static inline void green_sig_check(struct green_thread *self)
+{
+	if ((self->sigpend | __green_proc_pend) & ~self->sigmask)
+		__green_sig_deliver();
+}
+
+/* what __green_pending asks of the outermost GREEN_LEAVE */
+#define GREEN_PEND_YIELD 1
+#define GREEN_PEND_SIG   2
+#define GREEN_PEND_POLL  4
 
 /* ---- address waits: a user-level futex (futex.c) */
 hidden int __green_futex_wait(const volatile void *addr, int val, uint64_t deadline, enum gwait kind);

@@ -22,7 +22,7 @@ static int join(pthread_t p, void **res, const struct timespec *at, int try)
 	uint64_t deadline = GREEN_NO_DEADLINE;
 	int r, err;
 
-	if (!t || t->state == GS_EXITED && t->detached) return ESRCH;
+	if (!t || (t->state == GS_EXITED && t->detached)) return ESRCH;
 	if (t == self) return EDEADLK;
 	if (t->detached || (t->joiner && t->joiner != self)) return EINVAL;
 	/* two threads joining each other */

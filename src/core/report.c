@@ -82,6 +82,7 @@ static void report_one(struct green_thread *t)
 static int wakeable_by_signal(void)
 {
 	struct k_sigaction { void *handler; unsigned long flags; void *restorer; unsigned mask[2]; } ka;
+	if (green_active()) return __green_sig_wakeable();
 	for (int s = 1; s < _NSIG; s++) {
 		if (s == SIGSEGV || s == SIGBUS || s == SIGFPE || s == SIGILL ||
 		    s == SIGTRAP || (s >= 32 && s <= 34))

@@ -22,6 +22,17 @@ static inline void runq_push(struct green_thread *t)
 	__green_runq.tail = t;
 }
 
+/* a thread that must run soon (a signal for it): ahead of the others */
+static inline void runq_push_front(struct green_thread *t)
+{
+	t->q = &__green_runq;
+	t->q_prev = 0;
+	t->q_next = __green_runq.head;
+	if (__green_runq.head) __green_runq.head->q_prev = t;
+	else __green_runq.tail = t;
+	__green_runq.head = t;
+}
+
 static inline struct green_thread *runq_pop(void)
 {
 	struct green_thread *t = __green_runq.head;

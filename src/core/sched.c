@@ -64,14 +64,6 @@ hidden struct green_thread *__green_all = &__green_main;
 hidden volatile int __green_np;
 hidden volatile int __green_pending;
 
-/* The scheduler has no tick in this build step: a pending preemption is
- * simply a yield taken at the end of the critical section. */
-hidden void __green_preempt_now(void)
-{
-	__green_pending = 0;
-	__green_yield();
-}
-
 /* Pick the next thread to run; idles while there is none.  May return
  * the current thread if it was woken while idling. */
 static struct green_thread *pick_next(void)
@@ -98,6 +90,7 @@ hidden void __green_ready(struct green_thread *t)
 {
 	t->state = GS_RUNNABLE;
 	runq_push(t);
+	if (!__green_ticking) __green_tick_arm();   /* two threads can run now */
 }
 
 /* Take t off whatever it waits on and make it runnable. */
@@ -156,7 +149,7 @@ hidden void __green_yield(void)
 		else self->state = GS_RUNNING;
 	}
 	__green_np--;   /* a yield satisfies any pending preemption */
-	__green_pending = 0;
+	__green_pending &= ~GREEN_PEND_YIELD;
 }
 
 hidden _Noreturn void __green_exit_switch(void)

@@ -1,25 +1,560 @@
 /*
- * signal.c — signals aimed at threads.
+ * signal.c — POSIX per-thread signal semantics on one kernel thread.
  *
- * In this step the kernel's signal state is the process's: a signal sent
- * to any green thread is delivered to the kernel thread, and so handled
- * by whichever green thread is running.  Per-thread masks and delivery
- * are the virtualisation described in docs/signals.md.
+ * Design
+ * ------
+ * The kernel sees one thread, so it cannot know which green thread a
+ * signal is for, which masks it, or which waits for it in sigwait.  Once
+ * a second thread exists green keeps that state itself ("virtual"):
+ *
+ *   disp[]        the program's dispositions, as sigaction() set them
+ *   t->sigmask    each thread's mask (pthread_sigmask)
+ *   t->sigpend    signals directed at a thread (pthread_kill, raise)
+ *   proc_pend     process-directed signals every thread masks
+ *
+ * and keeps the kernel's mask empty.  For every signal the program
+ * catches, or that some thread blocks or waits for, the kernel runs one
+ * library handler, the catcher.  The catcher chooses the thread as POSIX
+ * says — a thread waiting in sigwait for it, else one waiting in
+ * sigsuspend or pause that does not mask it, else the running thread if
+ * it does not mask it, else any thread that does not, else pending for
+ * the process — and then:
+ *
+ *   running thread   its handler runs at once, on its stack, with the
+ *                    real siginfo and ucontext (synchronous signals —
+ *                    SIGSEGV, SIGFPE, SIGILL, SIGBUS, SIGTRAP — always
+ *                    take this path: they belong to the thread that
+ *                    caused them);
+ *   another thread   the signal is marked pending on it, and if it is
+ *                    blocked the wait ends with EINTR; the handler runs
+ *                    when that thread is next switched in (switch.c calls
+ *                    green_sig_check), on its own stack;
+ *   a sigwait        the signal is handed over and the waiter woken.
+ *
+ * A signal whose disposition is SIG_DFL with a terminating default kills
+ * the process exactly as the kernel would: the catcher restores SIG_DFL
+ * and re-raises it.
+ *
+ * The catcher may interrupt the library itself.  Inside a no-preempt
+ * section (GREEN_ENTER) it only records the signal; the outermost
+ * GREEN_LEAVE dispatches it.  A handler always runs with the no-preempt
+ * depth at zero, as ordinary program code.
+ *
+ * Before the second thread exists every call goes straight to the kernel:
+ * a single-threaded program pays nothing.  __green_sig_init moves the
+ * kernel's state into the virtual one when threads start.
+ *
+ * Kernel-level blocking still happens in two places: musl blocks all
+ * signals around posix_spawn's vfork child (pthread_sigmask with a full
+ * set is applied to the kernel too, and undone by the next mask change of
+ * that thread), and fork/abort block them briefly with raw system calls.
+ * While such a thread is switched out the others run with signals held
+ * back by the kernel; the delay lasts as long as that section.
  */
 #include <signal.h>
+#include <string.h>
 #include <errno.h>
+#include <unistd.h>
 #include "green.h"
+#include "runq.h"
 
-int pthread_kill(pthread_t p, int sig)
+#define BIT(s) (1ULL << ((s) - 1))
+#define NSIG_V 65                       /* signals 1..64 */
+#define UNBLOCKABLE (BIT(SIGKILL) | BIT(SIGSTOP))
+#define SYNC_SIGS (BIT(SIGSEGV) | BIT(SIGBUS) | BIT(SIGFPE) | BIT(SIGILL) | BIT(SIGTRAP) | BIT(SIGSYS))
+#define MUSL_SIGS (BIT(32) | BIT(33) | BIT(34))
+#define DEFAULT_IGNORE (BIT(SIGCHLD) | BIT(SIGURG) | BIT(SIGWINCH) | BIT(SIGCONT))
+#define DEFAULT_STOP (BIT(SIGTSTP) | BIT(SIGTTIN) | BIT(SIGTTOU))
+
+hidden uint64_t __green_proc_pend;
+static struct sigaction disp[NSIG_V];   /* the program's view */
+static uint64_t caught;                 /* the kernel runs the catcher for these */
+static siginfo_t pinfo[NSIG_V];         /* info of pending signals */
+static uint64_t arrived;                /* caught inside a no-preempt section */
+static siginfo_t ainfo[NSIG_V];
+static int virtual;                     /* state is virtual (threads exist) */
+
+hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
+hidden void __green_itimer_virtualise(void);
+
+uint64_t __green_sigbits(const sigset_t *set)
 {
-	struct green_thread *t = __green_lookup(p);
-	if ((unsigned)sig >= _NSIG) return EINVAL;
-	if (!t || t->state == GS_EXITED) return ESRCH;
-	if (!sig) return 0;
-	return -__syscall(SYS_tkill, __syscall(SYS_gettid), sig);
+	uint64_t b;
+	memcpy(&b, set, sizeof b);
+	return b;
+}
+
+void __green_sigset(sigset_t *set, uint64_t b)
+{
+	memset(set, 0, sizeof *set);
+	memcpy(set, &b, sizeof b);
+}
+
+static int lowest(uint64_t b)
+{
+	return __builtin_ctzll(b) + 1;
+}
+
+static void kernel_unblock(uint64_t b)
+{
+	__syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &b, 0, _NSIG / 8);
+}
+
+/* ---- the kernel side */
+
+static void catcher(int, siginfo_t *, void *);
+
+/* Make the kernel run the catcher for signal s. */
+static void catch(int s)
+{
+	struct sigaction ka = { 0 };
+	if (s == SIGALRM || (caught & BIT(s)) || (UNBLOCKABLE & BIT(s))) return;
+	if (disp[s].sa_handler == SIG_IGN) return;
+	ka.sa_sigaction = catcher;
+	ka.sa_flags = SA_SIGINFO | (disp[s].sa_flags & (SA_RESTART | SA_ONSTACK));
+	if (!__libc_sigaction(s, &ka, 0)) caught |= BIT(s);
+}
+
+static void catch_set(uint64_t b)
+{
+	b &= ~(UNBLOCKABLE | MUSL_SIGS);
+	while (b) {
+		int s = lowest(b);
+		b &= b - 1;
+		catch(s);
+	}
+}
+
+/* The default action of a terminating signal: die of it, as the kernel
+ * would have killed us. */
+static void die(int s)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	__libc_sigaction(s, &dfl, 0);
+	caught &= ~BIT(s);
+	__syscall(SYS_tkill, __syscall(SYS_gettid), s);
+	kernel_unblock(BIT(s));
+	/* a stop signal: we were stopped and continued; catch it again */
+	catch(s);
+}
+
+/* ---- running handlers */
+
+static void run_handler(struct green_thread *t, int s, siginfo_t *si, void *uc)
+{
+	struct sigaction d = disp[s];
+	uint64_t old = t->sigmask;
+	int np = __green_np;
+	ucontext_t fake;
+
+	if (d.sa_handler == SIG_IGN) return;
+	if (d.sa_handler == SIG_DFL) {
+		if (!(BIT(s) & DEFAULT_IGNORE)) die(s);
+		return;
+	}
+	t->sigmask |= __green_sigbits(&d.sa_mask) & ~UNBLOCKABLE;
+	if (!(d.sa_flags & SA_NODEFER)) t->sigmask |= BIT(s);
+	if (d.sa_flags & SA_RESETHAND) {
+		disp[s].sa_handler = SIG_DFL;
+		disp[s].sa_flags &= ~SA_SIGINFO;
+	}
+	if (!uc) {
+		memset(&fake, 0, sizeof fake);
+		__green_sigset(&fake.uc_sigmask, old);
+		uc = &fake;
+	}
+	__green_np = 0;
+	if (d.sa_flags & SA_SIGINFO) d.sa_sigaction(s, si, uc);
+	else d.sa_handler(s);
+	__green_np = np;
+	t->sigmask = old;
+	t->intr_restart = !!(d.sa_flags & SA_RESTART);
+}
+
+static void synth_info(siginfo_t *si, int s, int code)
+{
+	memset(si, 0, sizeof *si);
+	si->si_signo = s;
+	si->si_code = code;
+	si->si_pid = getpid();
+	si->si_uid = getuid();
+}
+
+/* Deliver to the running thread everything pending for it that it does
+ * not mask (after a switch, an unmask, a raise). */
+hidden void __green_sig_deliver(void)
+{
+	struct green_thread *self = __green_cur;
+	uint64_t b;
+	siginfo_t si;
+	int s;
+
+	while ((b = (self->sigpend | __green_proc_pend) & ~self->sigmask)) {
+		s = lowest(b);
+		if (self->sigpend & BIT(s)) {
+			self->sigpend &= ~BIT(s);
+			synth_info(&si, s, SI_TKILL);
+			if (__green_proc_pend & BIT(s) || pinfo[s].si_signo == s) si = pinfo[s];
+		} else {
+			__green_proc_pend &= ~BIT(s);
+			si = pinfo[s];
+		}
+		pinfo[s].si_signo = 0;
+		run_handler(self, s, &si, 0);
+	}
+}
+
+static struct green_thread *sigwaiter(uint64_t b)
+{
+	struct green_thread *t;
+	for (t = __green_all; t; t = t->all_next)
+		if (t->state == GS_BLOCKED && t->wait == GW_SIGNAL && (t->sigwait_set & b))
+			return t;
+	return 0;
+}
+
+static void hand_to_waiter(struct green_thread *t, int s, const siginfo_t *si)
+{
+	t->sigwait_got = s;
+	t->sigwait_si = *si;
+	__green_wake(t, 0);
+}
+
+/* Interrupt t's wait so that it runs its handler (EINTR to the wait),
+ * ahead of the threads already runnable: signals are urgent. */
+static void interrupt(struct green_thread *t)
+{
+	if (t->state != GS_BLOCKED) return;
+	__green_wake(t, EINTR);
+	__gq_remove(t);
+	runq_push_front(t);
+}
+
+/* A process-directed signal: choose its thread.  Inside GREEN_ENTER. */
+static void dispatch(int s, siginfo_t *si, void *uc)
+{
+	struct green_thread *t, *self = __green_cur;
+	uint64_t b = BIT(s);
+
+	if (disp[s].sa_handler == SIG_IGN) return;
+	if ((t = sigwaiter(b))) {
+		hand_to_waiter(t, s, si);
+		return;
+	}
+	if (disp[s].sa_handler == SIG_DFL && (b & DEFAULT_IGNORE)) return;
+	/* a thread in sigsuspend or pause is waiting for exactly this */
+	for (t = __green_all; t; t = t->all_next) {
+		if (t->state == GS_BLOCKED && t->wait == GW_SIGNAL && !t->sigwait_set &&
+		    !(t->sigmask & b)) {
+			pinfo[s] = *si;
+			t->sigpend |= b;
+			interrupt(t);
+			return;
+		}
+	}
+	if (!(self->sigmask & b) && self->state == GS_RUNNING) {
+		run_handler(self, s, si, uc);
+		return;
+	}
+	for (t = __green_all; t; t = t->all_next) {
+		if (t->state == GS_EXITED || (t->sigmask & b)) continue;
+		pinfo[s] = *si;
+		t->sigpend |= b;
+		interrupt(t);
+		return;
+	}
+	pinfo[s] = *si;
+	__green_proc_pend |= b;
+}
+
+/* Signals caught while the library was in a critical section. */
+static void dispatch_arrived(void)
+{
+	uint64_t b;
+	siginfo_t si;
+	int s;
+
+	GREEN_ENTER();
+	while ((b = arrived)) {
+		s = lowest(b);
+		arrived &= ~BIT(s);
+		si = ainfo[s];
+		dispatch(s, &si, 0);
+	}
+	__green_np--;
+}
+
+/* Entry for a signal generated by green itself (the virtual alarm). */
+hidden void __green_sig_generate(int s, siginfo_t *si, void *uc)
+{
+	if (__green_np) {
+		ainfo[s] = *si;
+		arrived |= BIT(s);
+		__green_pending |= GREEN_PEND_SIG;
+		return;
+	}
+	__green_np++;
+	dispatch(s, si, uc);
+	__green_np--;
+}
+
+static void catcher(int s, siginfo_t *si, void *uc)
+{
+	int e = errno;
+	if ((BIT(s) & SYNC_SIGS) && si->si_code > 0) {
+		/* caused by the running thread: its handler, now */
+		run_handler(__green_cur, s, si, uc);
+	} else {
+		__green_sig_generate(s, si, uc);
+	}
+	errno = e;
+}
+
+hidden void __green_preempt_now(void)
+{
+	int p = __green_pending;
+	__green_pending = 0;
+	if (p & GREEN_PEND_SIG) dispatch_arrived();
+	if (p & GREEN_PEND_POLL) {
+		GREEN_ENTER();
+		__green_poll_check();
+		__green_np--;
+	}
+	if (p & GREEN_PEND_YIELD) __green_yield();
+	green_sig_check(__green_cur);
+}
+
+/* ---- start-up: from the kernel's state to the virtual one */
+
+hidden void __green_sig_init(void)
+{
+	uint64_t kmask = 0, handled = 0;
+	int s;
+
+	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, 0, &kmask, _NSIG / 8);
+	for (s = 1; s < NSIG_V; s++) {
+		if (BIT(s) & (UNBLOCKABLE | MUSL_SIGS)) continue;
+		if (__libc_sigaction(s, 0, &disp[s])) continue;
+		if (disp[s].sa_handler != SIG_DFL && disp[s].sa_handler != SIG_IGN)
+			handled |= BIT(s);
+	}
+	__green_main.sigmask = kmask & ~(UNBLOCKABLE | MUSL_SIGS);
+	virtual = 1;
+	/* our own SIGSEGV guard handler stays the kernel's; the program's
+	 * handler is what it chains to */
+	catch_set((handled | __green_main.sigmask) & ~BIT(SIGSEGV));
+	__green_itimer_virtualise();
+	__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &(uint64_t){ 0 }, 0, _NSIG / 8);
+}
+
+hidden int __green_sig_wakeable(void)
+{
+	struct green_thread *t;
+	extern hidden int __green_itimer_armed(void);
+	for (int s = 1; s < NSIG_V; s++) {
+		if (BIT(s) & (SYNC_SIGS | MUSL_SIGS)) continue;
+		if (disp[s].sa_handler != SIG_DFL && disp[s].sa_handler != SIG_IGN) return 1;
+	}
+	for (t = __green_all; t; t = t->all_next)
+		if (t->state == GS_BLOCKED && t->wait == GW_SIGNAL) return 1;
+	return __green_itimer_armed();
+}
+
+/* The guard-page SIGSEGV handler's fallback: the program's own handler
+ * for a fault that is not a stack overflow.  Returns 0 when the default
+ * action applies. */
+hidden int __green_sig_sync(int s, siginfo_t *si, void *uc)
+{
+	if (!virtual || disp[s].sa_handler == SIG_DFL || disp[s].sa_handler == SIG_IGN)
+		return 0;
+	run_handler(__green_cur, s, si, uc);
+	return 1;
 }
 
 hidden int __green_intr_restart(void)
 {
+	return __green_cur->intr_restart;
+}
+
+hidden void __green_sig_after_fork(void)
+{
+	/* the child starts with no pending signals (POSIX) */
+	__green_cur->sigpend = 0;
+	__green_proc_pend = 0;
+	arrived = 0;
+}
+
+/* ---- the public calls, when threads exist */
+
+hidden int __green_sigaction(int s, const struct sigaction *sa, struct sigaction *old)
+{
+	if (old) *old = disp[s];
+	if (!sa) return 0;
+	GREEN_ENTER();
+	disp[s] = *sa;
+	if (sa->sa_handler == SIG_IGN) {
+		struct sigaction ign = { .sa_handler = SIG_IGN };
+		if (s != SIGALRM) __libc_sigaction(s, &ign, 0);
+		caught &= ~BIT(s);
+		__green_proc_pend &= ~BIT(s);   /* pending ignored signals are discarded */
+		for (struct green_thread *t = __green_all; t; t = t->all_next) t->sigpend &= ~BIT(s);
+	} else if (s == SIGSEGV) {
+		/* the guard-page handler stays the kernel's and chains here */
+	} else if (sa->sa_handler != SIG_DFL || s == SIGALRM) {
+		caught &= ~BIT(s);
+		catch(s);   /* refresh SA_RESTART / SA_ONSTACK */
+	}
+	GREEN_LEAVE();
+	return 0;
+}
+
+hidden int __green_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	struct green_thread *self = __green_cur;
+	uint64_t b;
+
+	if (old) __green_sigset(old, self->sigmask);
+	if (self->kcrit) {
+		/* leaving posix_spawn's all-blocked section */
+		self->kcrit = 0;
+		__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &(uint64_t){ 0 }, 0, _NSIG / 8);
+	}
+	if (!set) return 0;
+	b = __green_sigbits(set) & ~(UNBLOCKABLE | MUSL_SIGS);
+	switch (how) {
+	case SIG_BLOCK:
+		if (__green_sigbits(set) == ~0ULL) {
+			/* musl's posix_spawn: the vfork child must not take signals */
+			self->kcrit = 1;
+			__syscall(SYS_rt_sigprocmask, SIG_BLOCK, set, 0, _NSIG / 8);
+		}
+		self->sigmask |= b;
+		break;
+	case SIG_UNBLOCK: self->sigmask &= ~b; break;
+	case SIG_SETMASK: self->sigmask = b; break;
+	default: return EINVAL;
+	}
+	GREEN_ENTER();
+	catch_set(self->sigmask & ~caught);
+	GREEN_LEAVE();
+	green_sig_check(self);
+	return 0;
+}
+
+hidden int __green_sigpending(sigset_t *set)
+{
+	__green_sigset(set, __green_cur->sigpend | __green_proc_pend);
+	return 0;
+}
+
+/* Take a pending signal of set b for the caller, or 0. */
+static int take(uint64_t b, siginfo_t *si)
+{
+	struct green_thread *self = __green_cur;
+	uint64_t p;
+	int s;
+	if ((p = self->sigpend & b)) {
+		s = lowest(p);
+		self->sigpend &= ~BIT(s);
+		synth_info(si, s, SI_TKILL);
+	} else if ((p = __green_proc_pend & b)) {
+		s = lowest(p);
+		__green_proc_pend &= ~BIT(s);
+		*si = pinfo[s];
+	} else {
+		return 0;
+	}
+	return s;
+}
+
+/* sigtimedwait: returns the signal number or a negative errno. */
+hidden int __green_sigtimedwait(const sigset_t *set, siginfo_t *si, const struct timespec *ts)
+{
+	struct green_thread *self = __green_cur;
+	uint64_t b = __green_sigbits(set) & ~(UNBLOCKABLE | MUSL_SIGS), deadline = GREEN_NO_DEADLINE;
+	siginfo_t tmp;
+	int s, r;
+
+	if (!si) si = &tmp;
+	if (ts) {
+		if (ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000 || ts->tv_sec < 0) return -EINVAL;
+		deadline = __green_deadline_rel(ts);
+	}
+	__green_cancel_point();
+	GREEN_ENTER();
+	if ((s = take(b, si))) {
+		GREEN_LEAVE();
+		return s;
+	}
+	catch_set(b & ~caught);
+	self->sigwait_set = b;
+	self->sigwait_got = 0;
+	self->canceling = 1;
+	r = __green_wait(0, GW_SIGNAL, 0, deadline);
+	self->canceling = 0;
+	self->sigwait_set = 0;
+	GREEN_LEAVE();
+	if (r == ECANCELED) __green_cancel_point();
+	if (!r && self->sigwait_got) {
+		*si = self->sigwait_si;
+		return self->sigwait_got;
+	}
+	return r == ETIMEDOUT ? -EAGAIN : -EINTR;
+}
+
+/* sigsuspend: wait with a temporary mask until a handler has run. */
+hidden int __green_sigsuspend(const sigset_t *mask)
+{
+	struct green_thread *self = __green_cur;
+	uint64_t old = self->sigmask;
+	int r;
+
+	__green_cancel_point();
+	self->sigmask = __green_sigbits(mask) & ~(UNBLOCKABLE | MUSL_SIGS);
+	GREEN_ENTER();
+	catch_set(self->sigmask & ~caught);
+	GREEN_LEAVE();
+	if ((self->sigpend | __green_proc_pend) & ~self->sigmask) {
+		__green_sig_deliver();
+	} else {
+		GREEN_ENTER();
+		self->canceling = 1;
+		do r = __green_wait(0, GW_SIGNAL, 0, GREEN_NO_DEADLINE);
+		while (!r);
+		self->canceling = 0;
+		GREEN_LEAVE();
+		if (r == ECANCELED) {
+			self->sigmask = old;
+			__green_cancel_point();
+		}
+	}
+	self->sigmask = old;
+	green_sig_check(self);
+	return -EINTR;
+}
+
+int pthread_kill(pthread_t p, int s)
+{
+	struct green_thread *t = __green_lookup(p), *w;
+	siginfo_t si;
+
+	if ((unsigned)s >= NSIG_V || (s && (BIT(s) & MUSL_SIGS))) return EINVAL;
+	if (!t || t->state == GS_EXITED) return ESRCH;
+	if (!s) return 0;
+	if (!virtual) return -__syscall(SYS_tkill, __syscall(SYS_gettid), s);
+
+	GREEN_ENTER();
+	synth_info(&si, s, SI_TKILL);
+	if (disp[s].sa_handler == SIG_IGN) {
+		/* discarded */
+	} else if (t->state == GS_BLOCKED && t->wait == GW_SIGNAL && (t->sigwait_set & BIT(s))) {
+		hand_to_waiter(t, s, &si);
+	} else {
+		(void)w;
+		t->sigpend |= BIT(s);
+		if (t != __green_cur && !(t->sigmask & BIT(s))) interrupt(t);
+	}
+	GREEN_LEAVE();
+	if (t == __green_cur) green_sig_check(t);   /* delivered before we return */
 	return 0;
 }

@@ -30,6 +30,9 @@
 #include "green.h"
 #include "valgrind-glue.h"
 
+hidden int __green_sig_sync(int, siginfo_t *, void *);
+hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
+
 #define CACHE_MAX 32
 
 struct cached {
@@ -156,8 +159,10 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 			break;
 		}
 	}
-	/* Hand the fault to whatever handled SIGSEGV before us; with the
-	 * default action the faulting instruction re-executes and kills. */
+	/* Hand the fault to the program's handler (virtual once threads
+	 * exist, else whatever handled SIGSEGV before us); with the default
+	 * action the faulting instruction re-executes and kills. */
+	if (__green_sig_sync(SIGSEGV, si, ctx)) return;
 	if ((prev_segv.sa_flags & SA_SIGINFO) && prev_segv.sa_sigaction) {
 		prev_segv.sa_sigaction(sig, si, ctx);
 		return;
@@ -166,7 +171,7 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 		prev_segv.sa_handler(sig);
 		return;
 	}
-	signal(SIGSEGV, SIG_DFL);
+	__libc_sigaction(SIGSEGV, &(struct sigaction){ .sa_handler = SIG_DFL }, 0);
 }
 
 hidden void __green_guard_init(void)

@@ -44,11 +44,13 @@ hidden void __green_switch(struct green_thread *from, struct green_thread *to)
 	__green_np = to->np;
 	to->state = GS_RUNNING;
 	__green_cur = to;
+	__green_nswitch++;
 
 	__green_arch_switch(&from->sp, to->sp);
 
 	/* running as `from` again, on its own stack */
 	if (reap_list) __green_reap();
+	green_sig_check(from);
 }
 
 /* Free the stacks of detached threads that have exited (never our own). */

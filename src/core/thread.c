@@ -19,6 +19,7 @@
 #include "green.h"
 #include "stdio_impl.h"
 
+hidden int __green_pid;
 static unsigned next_id = 1;
 static int next_tid = 0x400000;   /* above any kernel tid (pid_max <= 2^22) */
 
@@ -58,6 +59,7 @@ hidden void __green_init(void)
 	__green_config_load();
 
 	m->tid = __pthread_self()->tid;
+	__green_pid = __syscall(SYS_getpid);
 
 	for (f = *__ofl_lock(); f; f = f->next) file_lock_on(f);
 	__ofl_unlock();
@@ -67,6 +69,7 @@ hidden void __green_init(void)
 	libc.threaded = 1;
 	libc.need_locks = 1;
 
+	__green_sig_init();
 	__green_guard_init();
 	__green_started = 1;
 }
@@ -82,7 +85,8 @@ int __green_start_main(int argc, char **argv, char **envp)
 static void start(void *arg)
 {
 	struct green_thread *self = arg;
-	__green_reap();
+	__green_reap();          /* a new thread's no-preempt depth starts at 0 */
+	green_sig_check(self);
 	if (self->c11) {
 		int (*f)(void *) = (int (*)(void *))(void *)self->start;
 		__pthread_exit((void *)(intptr_t)f(self->arg));

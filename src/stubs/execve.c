@@ -1,0 +1,35 @@
+/*
+ * execve.c — the new image starts as POSIX prescribes for the calling
+ * thread: its signal mask, the program's ignored signals, the program's
+ * pending alarm — and nothing of green's (no time slice, no handler).
+ */
+#include <unistd.h>
+#include <signal.h>
+#include "green.h"
+
+hidden void __green_itimer_exec(int undo);
+hidden uint64_t __green_sigbits(const sigset_t *);
+hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
+
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+	struct sigaction old, now;
+	uint64_t mask;
+	long r;
+
+	/* posix_spawn's vfork child shares our memory: touch nothing */
+	if (!green_active() || __syscall(SYS_getpid) != __green_pid)
+		return syscall(SYS_execve, path, argv, envp);
+	mask = __green_cur->sigmask;
+	sigaction(SIGALRM, 0, &now);
+	__libc_sigaction(SIGALRM, &(struct sigaction){ .sa_handler =
+		now.sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL }, &old);
+	__green_itimer_exec(0);
+	__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &mask, 0, _NSIG / 8);
+	r = __syscall(SYS_execve, path, argv, envp);
+	/* it failed: green again */
+	__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &(uint64_t){ 0 }, 0, _NSIG / 8);
+	__libc_sigaction(SIGALRM, &old, 0);
+	__green_itimer_exec(1);
+	return __syscall_ret(r);
+}

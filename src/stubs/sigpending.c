@@ -1,0 +1,11 @@
+/* sigpending.c — pending for the calling thread or the process. */
+#include <signal.h>
+#include "green.h"
+
+hidden int __green_sigpending(sigset_t *);
+
+int sigpending(sigset_t *set)
+{
+	if (green_active()) return __green_sigpending(set);
+	return syscall(SYS_rt_sigpending, set, _NSIG / 8);
+}
