@@ -240,6 +240,7 @@ hidden void __green_tick_arm(void);             /* two threads may run: start sl
 hidden void __green_tick_after_fork(void);
 extern hidden int __green_ticking;
 extern hidden int __green_pid;                   /* to recognise a vfork child */
+extern hidden struct pthread *__green_tcb;       /* musl's one TCB (switch.c) */
 extern hidden unsigned long __green_nswitch;
 
 /* After a switch lands on a thread: deliver what is pending for it. */

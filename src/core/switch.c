@@ -21,9 +21,13 @@ hidden void __green_all_remove(struct green_thread *);
 /* Threads whose stacks could not be freed while they ran on them. */
 static struct green_thread *reap_list;
 
+/* musl's one TCB, cached: reading the thread pointer is a system call
+ * on some CPUs (m68k). */
+hidden struct pthread *__green_tcb;
+
 hidden void __green_switch(struct green_thread *from, struct green_thread *to)
 {
-	struct pthread *tcb = __pthread_self();
+	struct pthread *tcb = __green_tcb;
 
 	from->errno_val = tcb->errno_val;
 	from->tid = tcb->tid;

@@ -58,7 +58,8 @@ hidden void __green_init(void)
 	if (__green_started) return;
 	__green_config_load();
 
-	m->tid = __pthread_self()->tid;
+	__green_tcb = __pthread_self();
+	m->tid = __green_tcb->tid;
 	__green_pid = __syscall(SYS_getpid);
 
 	for (f = *__ofl_lock(); f; f = f->next) file_lock_on(f);

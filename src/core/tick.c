@@ -45,6 +45,7 @@
 #include <errno.h>
 #include <sys/time.h>
 #include "green.h"
+#include "ktime.h"
 
 #define DEFAULT_QUANTUM_MS 10
 
@@ -71,7 +72,7 @@ static void set_real(uint64_t at, uint64_t now)
 		it.it_value.tv_usec = (d % 1000000000u + 999) / 1000;
 		if (!it.it_value.tv_sec && !it.it_value.tv_usec) it.it_value.tv_usec = 1;
 	}
-	if (at || armed_at) __syscall(SYS_setitimer, ITIMER_REAL, &it, 0);
+	if (at || armed_at) green_k_setitimer(ITIMER_REAL, &it, 0);
 	armed_at = at;
 }
 
@@ -164,7 +165,7 @@ hidden void __green_itimer_virtualise(void)
 
 	quantum = (__green_config.quantum_ms < 0 ? DEFAULT_QUANTUM_MS : __green_config.quantum_ms)
 	          * 1000000ull;
-	if (!__syscall(SYS_getitimer, ITIMER_REAL, &it) && (it.it_value.tv_sec || it.it_value.tv_usec)) {
+	if (!green_k_getitimer(ITIMER_REAL, &it) && (it.it_value.tv_sec || it.it_value.tv_usec)) {
 		alarm_at = now + it.it_value.tv_sec * 1000000000ull + it.it_value.tv_usec * 1000ull;
 		alarm_every = it.it_interval.tv_sec * 1000000000ull + it.it_interval.tv_usec * 1000ull;
 		armed_at = 1;   /* force a re-arm below */
@@ -219,7 +220,7 @@ hidden void __green_itimer_exec(int undo)
 		return;
 	}
 	to_itimerval(&it, alarm_at, alarm_every, now);
-	__syscall(SYS_setitimer, ITIMER_REAL, &it, 0);
+	green_k_setitimer(ITIMER_REAL, &it, 0);
 }
 
 hidden void __green_tick_after_fork(void)

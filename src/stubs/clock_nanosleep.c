@@ -13,18 +13,37 @@
 #include <errno.h>
 #include "green.h"
 
+/* Exactly the calls stock musl makes: the original calls with 32-bit
+ * fields while the time fits them (on CPUs whose time_t outgrew long),
+ * the *_time64 call otherwise. */
+static int kernel_sleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
+{
+	long r;
+#ifdef SYS_clock_nanosleep_time64
+	if (SYS_clock_nanosleep == SYS_clock_nanosleep_time64 || req->tv_sec != (long)req->tv_sec)
+		return -__syscall_cp(SYS_clock_nanosleep_time64, clk, flags,
+		                     ((long long[]){ req->tv_sec, req->tv_nsec }), rem);
+	long k[2] = { req->tv_sec, req->tv_nsec };
+	if (clk == CLOCK_REALTIME && !flags) r = __syscall_cp(SYS_nanosleep, k, k);
+	else r = __syscall_cp(SYS_clock_nanosleep, clk, flags, k, k);
+	if (r == -EINTR && rem && !(flags & TIMER_ABSTIME)) {
+		rem->tv_sec = k[0];
+		rem->tv_nsec = k[1];
+	}
+#else
+	if (clk == CLOCK_REALTIME && !flags) r = __syscall_cp(SYS_nanosleep, req, rem);
+	else r = __syscall_cp(SYS_clock_nanosleep, clk, flags, req, rem);
+#endif
+	return -r;
+}
+
 int __clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
 {
 	uint64_t deadline;
 	int r, err = 0;
 
 	if (clk == CLOCK_THREAD_CPUTIME_ID) return EINVAL;
-	if (!green_active()) {
-		/* exactly the calls stock musl makes */
-		if (clk == CLOCK_REALTIME && !flags)
-			return -__syscall_cp(SYS_nanosleep, req, rem);
-		return -__syscall_cp(SYS_clock_nanosleep, clk, flags, req, rem);
-	}
+	if (!green_active()) return kernel_sleep(clk, flags, req, rem);
 
 	if (clk == CLOCK_PROCESS_CPUTIME_ID || clk < 0) return ENOTSUP;
 	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC && clk != CLOCK_BOOTTIME &&

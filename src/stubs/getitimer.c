@@ -1,11 +1,12 @@
 /* getitimer.c — the program's virtual ITIMER_REAL once threads exist. */
 #include <sys/time.h>
 #include "green.h"
+#include "ktime.h"
 
 hidden int __green_getitimer(struct itimerval *);
 
 int getitimer(int which, struct itimerval *old)
 {
 	if (which == ITIMER_REAL && green_active()) return __green_getitimer(old);
-	return syscall(SYS_getitimer, which, old);
+	return __syscall_ret(green_k_getitimer(which, old));
 }

@@ -4,6 +4,7 @@
 #include <sys/time.h>
 #include <errno.h>
 #include "green.h"
+#include "ktime.h"
 
 hidden int __green_setitimer(const struct itimerval *, struct itimerval *);
 
@@ -11,5 +12,5 @@ int setitimer(int which, const struct itimerval *restrict new, struct itimerval 
 {
 	if (which == ITIMER_REAL && green_active())
 		return __syscall_ret(__green_setitimer(new, old));
-	return syscall(SYS_setitimer, which, new, old);
+	return __syscall_ret(green_k_setitimer(which, new, old));
 }
