@@ -131,6 +131,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	t->arg = arg;
 	t->c11 = c11;
 	t->detached = attr._a_detach == PTHREAD_CREATE_DETACHED;
+	t->sigmask = self->sigmask;   /* POSIX: the creator's mask; nothing pending */
 	t->stack_mode = GREEN_STACK_SEPARATE;
 	if (attr._a_sched) {
 		t->policy = attr._a_policy;
