@@ -176,10 +176,14 @@ static long offset_ms(int i)
 	return 2 * ((i * 37) % NSLEEP);   /* a permutation of 0, 2, ..., 198 */
 }
 
+static pthread_barrier_t order_start;
+
 static void *timed_sleeper(void *arg)
 {
 	int i = (int)(intptr_t)arg;
-	struct timespec at = ts_add_ms(order_base, offset_ms(i));
+	struct timespec at;
+	pthread_barrier_wait(&order_start);       /* order_base is set by now */
+	at = ts_add_ms(order_base, offset_ms(i));
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, 0);
 	pthread_mutex_lock(&order_m);
 	order[norder++] = i;
@@ -188,15 +192,19 @@ static void *timed_sleeper(void *arg)
 }
 
 /* 100 threads sleeping until different deadlines wake in deadline order
- * (absolute deadlines, so thread start-up time does not matter). */
+ * (absolute deadlines taken once every sleeper has started, so slow
+ * thread start-up — under an emulator, say — does not matter). */
 START_TEST(wake_order)
 {
 	pthread_t t[NSLEEP];
 	norder = 0;
-	clock_gettime(CLOCK_MONOTONIC, &order_base);
-	order_base = ts_add_ms(order_base, 50);
+	pthread_barrier_init(&order_start, 0, NSLEEP + 1);
 	for (intptr_t i = 0; i < NSLEEP; i++) SPAWN(&t[i], timed_sleeper, (void *)i);
+	clock_gettime(CLOCK_MONOTONIC, &order_base);
+	order_base = ts_add_ms(order_base, 100);
+	pthread_barrier_wait(&order_start);
 	for (int i = 0; i < NSLEEP; i++) JOIN(t[i], 0);
+	pthread_barrier_destroy(&order_start);
 	ck_assert_int_eq(norder, NSLEEP);
 	for (int k = 0; k < NSLEEP; k++) ck_assert_int_eq(offset_ms(order[k]), 2 * k);
 }

@@ -41,6 +41,10 @@ enum gwait {
 	GW_BARRIER,
 	GW_SEM,
 	GW_SIGNAL,      /* waiting for a signal to arrive */
+	GW_FD,          /* a descriptor readable/writable (io.c) */
+	GW_POLL,        /* the program's own poll/select set (io.c) */
+	GW_CHILD,       /* a child process changing state (io.c) */
+	GW_RETRY,       /* polled at growing intervals: locks, queues (io.c) */
 };
 
 /*
@@ -225,6 +229,20 @@ hidden void __green_timers_expire(uint64_t now);
 hidden int __green_poll_wait(uint64_t deadline);
 hidden void __green_poll_check(void);
 hidden int __green_poll_waiters(void);
+
+/* ---- descriptor waits (io.c)
+ * The caller, inside no critical section, parks until the event, the
+ * deadline or a wake: 0 (ready, or time to retry), ETIMEDOUT, EINTR,
+ * ECANCELED, EBADF (the descriptor was closed by another thread).
+ * GREEN_IN/GREEN_OUT/GREEN_PRI are the events of a single-fd wait. */
+#define GREEN_IN  1
+#define GREEN_OUT 2
+#define GREEN_PRI 4
+struct pollfd;
+hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind);
+hidden int __green_fds_wait(const struct pollfd *, unsigned long n, uint64_t deadline);
+hidden int __green_retry_wait(enum gwait kind, const void *obj, unsigned *step, uint64_t deadline);
+hidden void __green_fd_closed(int fd);          /* wake its waiters with EBADF */
 
 /* ---- signals (signal.c)
  * A wait ended with EINTR because a handler ran: should the interrupted

@@ -1,25 +1,165 @@
 /*
- * poll.c — waiting for the kernel when no thread can run.
+ * poll.c — the multiplexer: waiting for the kernel when no thread can run.
  *
- * The backend interface is two functions: how many threads wait on
- * descriptors (a wake source the deadlock detector must respect) and
- * "wait until this deadline or an event".  This step has no descriptor
- * waiters yet; the wait is a ppoll with no descriptors, which sleeps in
- * the kernel until the deadline and returns early with EINTR when a
- * signal handler runs.  The select()/poll() multiplexer slots in here.
+ * The scheduler calls __green_poll_wait(deadline) only when the run
+ * queue is empty, with the nearest timer deadline; the tick calls
+ * __green_poll_check() (the same with a zero timeout).  Nothing here runs
+ * on a switch or a yield: a busy yield makes no system call.
+ *
+ * One round gathers what every thread on the kernel-wait queue (io.c)
+ * waits for into one array of struct pollfd — the union of all waits,
+ * one entry per descriptor and waiter — asks a backend to wait on it,
+ * and wakes each thread with at least one ready entry.  A woken thread
+ * retries its call; it never trusts the readiness.
+ *
+ * Backends sit behind one function type, wait(set, n, timeout) filling
+ * revents, so poll() and epoll can slot in:
+ *
+ *   select   the default: pselect6 over three fd_sets.  It cannot name a
+ *            descriptor >= FD_SETSIZE, nor a wait for hang-up alone, and
+ *            fails as a whole (EBADF) when one descriptor was closed
+ *            under its waiter.  In those cases the round is handed to
+ *   poll     which handles any descriptor number and marks a closed one
+ *            POLLNVAL.  So descriptors >= FD_SETSIZE work, through poll.
+ *
+ * The arrays are grown by waiters before they park (thread context):
+ * the multiplexer never allocates, so the tick may call it.
  */
 #include <poll.h>
 #include <signal.h>
 #include <errno.h>
-#include "green.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include "io.h"
+
+typedef int backend_fn(struct pollfd *, size_t, const struct timespec *);
+
+static struct pollfd *set;
+static struct green_thread **owner;
+static size_t cap;
+
+hidden int __green_io_reserve(size_t n)
+{
+	struct pollfd *s;
+	struct green_thread **o;
+	size_t c = cap ? cap : 64;
+
+	if (n <= cap) return 0;
+	while (c < n) c *= 2;
+	GREEN_ENTER();   /* the tick must not see half-grown arrays */
+	s = realloc(set, c * sizeof *s);
+	if (s) set = s;
+	o = s ? realloc(owner, c * sizeof *o) : 0;
+	if (o) {
+		owner = o;
+		cap = c;
+	}
+	GREEN_LEAVE();
+	return o ? 0 : ENOMEM;
+}
 
 hidden int __green_poll_waiters(void)
 {
-	return 0;
+	return !gq_empty(&__green_io_q);
+}
+
+static short key_events(int ev)
+{
+	return (ev & GREEN_IN ? POLLIN : 0) | (ev & GREEN_OUT ? POLLOUT : 0) |
+	       (ev & GREEN_PRI ? POLLPRI : 0);
+}
+
+static size_t add(size_t n, int fd, short events, struct green_thread *t)
+{
+	if (fd < 0 || n == cap) return n;
+	set[n].fd = fd;
+	set[n].events = events;
+	set[n].revents = 0;
+	owner[n] = t;
+	return n + 1;
+}
+
+/* The union of all kernel waits. */
+static size_t gather(void)
+{
+	struct green_thread *t;
+	size_t n = 0;
+
+	for (t = __green_io_q.head; t; t = t->q_next) {
+		if (t->wait == GW_POLL) {
+			const struct io_set *s = t->wait_obj;
+			for (unsigned long i = 0; i < s->n; i++)
+				n = add(n, s->fds[i].fd, s->fds[i].events, t);
+		} else {
+			n = add(n, io_key_fd(t->wait_obj), key_events(io_key_ev(t->wait_obj)), t);
+		}
+	}
+	return n;
+}
+
+#define RD (POLLIN | POLLRDNORM | POLLRDBAND | POLLRDHUP)
+#define WR (POLLOUT | POLLWRNORM | POLLWRBAND)
+
+static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts)
+{
+	fd_set r, w, e;
+	int max = -1, k;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i].fd >= FD_SETSIZE || !(p[i].events & (RD | WR | POLLPRI)))
+			return -ERANGE;
+	FD_ZERO(&r); FD_ZERO(&w); FD_ZERO(&e);
+	for (i = 0; i < n; i++) {
+		if (p[i].events & RD) FD_SET(p[i].fd, &r);
+		if (p[i].events & WR) FD_SET(p[i].fd, &w);
+		if (p[i].events & POLLPRI) FD_SET(p[i].fd, &e);
+		if (p[i].fd > max) max = p[i].fd;
+	}
+	k = __syscall(SYS_pselect6, max + 1, &r, &w, &e, ts, 0);
+	if (k <= 0) return k;
+	for (i = 0; i < n; i++)
+		p[i].revents = (FD_ISSET(p[i].fd, &r) ? POLLIN : 0) |
+		               (FD_ISSET(p[i].fd, &w) ? POLLOUT : 0) |
+		               (FD_ISSET(p[i].fd, &e) ? POLLPRI : 0);
+	return k;
+}
+
+static int poll_wait(struct pollfd *p, size_t n, const struct timespec *ts)
+{
+	return __syscall(SYS_ppoll, p, n, ts, 0, _NSIG / 8);
+}
+
+static backend_fn *const backend[] = { select_wait, poll_wait };
+
+static void wake_ready(size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i].revents) __green_wake(owner[i], 0);
+}
+
+/* One round: wait at most ts (0: forever) and wake the ready. */
+static int mux_round(const struct timespec *ts)
+{
+	size_t n;
+	int r = -ERANGE;
+
+	GREEN_ENTER();
+	n = gather();
+	for (size_t b = 0; b < sizeof backend / sizeof *backend; b++) {
+		r = backend[b](set, n, ts);
+		if (r != -ERANGE && r != -EBADF) break;
+	}
+	if (r > 0) wake_ready(n);
+	GREEN_LEAVE();
+	return r;
 }
 
 hidden void __green_poll_check(void)
 {
+	static const struct timespec zero;
+	if (!gq_empty(&__green_io_q)) mux_round(&zero);
 }
 
 hidden int __green_poll_wait(uint64_t deadline)
@@ -32,5 +172,7 @@ hidden int __green_poll_wait(uint64_t deadline)
 		ts.tv_nsec = d % 1000000000u;
 		tsp = &ts;
 	}
-	return __syscall(SYS_ppoll, 0, 0, tsp, 0, _NSIG / 8);
+	if (gq_empty(&__green_io_q))
+		return __syscall(SYS_ppoll, 0, 0, tsp, 0, _NSIG / 8);
+	return mux_round(tsp);
 }

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include "green.h"
 #include "sync.h"
+#include "io.h"
 
 hidden const char *__green_name(struct green_thread *);
 
@@ -46,6 +47,10 @@ hidden const char *__green_wait_name(enum gwait w)
 	case GW_BARRIER: return "barrier";
 	case GW_SEM: return "semaphore";
 	case GW_SIGNAL: return "signal";
+	case GW_FD: return "descriptor";
+	case GW_POLL: return "poll/select";
+	case GW_CHILD: return "child process";
+	case GW_RETRY: return "polled lock or queue";
 	default: return "nothing";
 	}
 }
@@ -67,6 +72,14 @@ static void report_one(struct green_thread *t)
 	case GW_JOIN:
 		__green_describe((struct green_thread *)o, other, sizeof other);
 		__green_say("green:   %s waits in pthread_join for %s\n", me, other);
+		break;
+	case GW_FD:
+		__green_say("green:   %s waits for descriptor %d to be %s\n", me, io_key_fd(o),
+		            io_key_ev(o) & GREEN_OUT ? "writable" : "readable");
+		break;
+	case GW_POLL:
+		__green_say("green:   %s waits in poll/select on %lu descriptors\n", me,
+		            ((const struct io_set *)o)->n);
 		break;
 	case GW_NONE:
 		__green_say("green:   %s is %s\n", me,

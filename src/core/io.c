@@ -1,0 +1,126 @@
+/*
+ * io.c — a thread waits for the kernel: a descriptor, a set of them, a
+ * child process, or a condition that can only be polled.
+ *
+ * Stubs turn a blocking call into "try it without blocking; if it would
+ * block, wait here, then try again".  The waits offered:
+ *
+ *   __green_fd_wait     one descriptor readable/writable/priority data.
+ *                       The thread joins the kernel-wait queue; the
+ *                       multiplexer (poll.c) wakes it when the kernel
+ *                       reports the descriptor ready.
+ *   __green_fds_wait    the program's own poll()/select() set, with its
+ *                       own timeout: the set is copied to the heap for
+ *                       the duration of the wait.
+ *   __green_retry_wait  no descriptor can announce the event (a record
+ *                       lock, a System V message queue, a child without
+ *                       a pidfd): sleep 1, 2, 4, then 8 ms between tries.
+ *
+ * A wake from the multiplexer means "try again", never "it will not
+ * block": another thread may have taken the data first, so stubs always
+ * retry the non-blocking form.
+ *
+ * close() and dup2() over a descriptor others wait on wake them with
+ * EBADF (__green_fd_closed), as the call would fail on a closed
+ * descriptor anyway.  Waits on a set are woken with 0 instead: the retry
+ * reports POLLNVAL, as poll() does.
+ *
+ * A pending cancel is checked inside the no-preempt section, just before
+ * parking, when the caller marked itself a cancellation point: a cancel
+ * that arrived after the stub's own check is not lost.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include "io.h"
+
+hidden struct gq __green_io_q;
+hidden size_t __green_io_nfds;
+
+static int cancel_due(struct green_thread *self)
+{
+	return self->canceling && self->cancel_pending && !self->cancel_disable;
+}
+
+static int io_park(enum gwait kind, const void *obj, size_t nfds, uint64_t deadline)
+{
+	struct green_thread *self = __green_cur;
+	int r;
+
+	if (__green_io_reserve(__green_io_nfds + nfds)) return ENOMEM;
+	GREEN_ENTER();
+	if (cancel_due(self)) {
+		r = ECANCELED;
+	} else {
+		__green_io_nfds += nfds;
+		r = __green_wait(&__green_io_q, kind, obj, deadline);
+		__green_io_nfds -= nfds;
+	}
+	GREEN_LEAVE();
+	return r;
+}
+
+hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind)
+{
+	if (fd < 0) return EBADF;
+	return io_park(kind, io_key(fd, events), 1, deadline);
+}
+
+hidden int __green_fds_wait(const struct pollfd *fds, unsigned long n, uint64_t deadline)
+{
+	struct io_set *s = malloc(sizeof *s + n * sizeof *fds);
+	int r;
+
+	if (!s) return ENOMEM;
+	s->n = n;
+	if (n) memcpy(s->fds, fds, n * sizeof *fds);
+	r = io_park(GW_POLL, s, n, deadline);
+	free(s);
+	return r;
+}
+
+hidden int __green_retry_wait(enum gwait kind, const void *obj, unsigned *step, uint64_t deadline)
+{
+	struct green_thread *self = __green_cur;
+	uint64_t at = __green_now() + (1000000u << (*step < 3 ? *step : 3));
+	int r;
+
+	if (*step < 3) ++*step;
+	if (at > deadline) at = deadline;
+	GREEN_ENTER();
+	r = cancel_due(self) ? ECANCELED : __green_wait(0, kind, obj, at);
+	GREEN_LEAVE();
+	if (r == ETIMEDOUT && at < deadline) r = 0;
+	return r;
+}
+
+static int set_has(const struct io_set *s, int fd)
+{
+	for (unsigned long i = 0; i < s->n; i++)
+		if (s->fds[i].fd == fd) return 1;
+	return 0;
+}
+
+hidden void __green_fd_closed(int fd)
+{
+	struct green_thread *t, *next;
+
+	GREEN_ENTER();
+	for (t = __green_io_q.head; t; t = next) {
+		next = t->q_next;
+		if (t->wait == GW_POLL) {
+			if (set_has(t->wait_obj, fd)) __green_wake(t, 0);
+		} else if (io_key_fd(t->wait_obj) == fd) {
+			__green_wake(t, EBADF);
+		}
+	}
+	GREEN_LEAVE();
+}
+
+/* After fork the child keeps only its caller, which is running: nobody
+ * waits on the kernel any more. */
+hidden void __green_io_reset(void)
+{
+	__green_io_q.head = __green_io_q.tail = 0;
+	__green_io_nfds = 0;
+}

@@ -1,0 +1,17 @@
+/*
+ * green-sys.h — for stubs of members that bypass __syscall_cp: make
+ * their one blocking system call through the same dispatch (never a
+ * cancellation point), or straight to the kernel before threads exist.
+ */
+#ifndef GREEN_SYS_H
+#define GREEN_SYS_H
+#include "green.h"
+
+hidden long __green_sys(long, long, long, long, long, long, long, int);
+
+static inline long green_sys(long nr, long a, long b, long c, long d)
+{
+	if (!green_active()) return __syscall(nr, a, b, c, d, 0, 0);
+	return __green_sys(nr, a, b, c, d, 0, 0, 0);
+}
+#endif

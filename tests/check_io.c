@@ -1,0 +1,548 @@
+/*
+ * check_io.c — Check suite: io.
+ *
+ * A thread blocked in a system call parks only itself: while it waits in
+ * read, fgets, waitpid, accept, connect, open of a FIFO or a long write,
+ * another thread computes to the end, and only then releases the
+ * waiter.  On one kernel thread a call that blocked the process would
+ * never give the computing thread the CPU: the test would hang, not
+ * merely run slowly.  Also: the program's own poll and select in several
+ * threads at once, descriptors above FD_SETSIZE, close and dup2 waking
+ * waiters, and system/popen/posix_spawn among running threads.
+ */
+#include "testutil.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/resource.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+/* ---- a waiter, a computation, a release */
+
+struct waiter {
+	pthread_t t;
+	int entered, done;
+	long result;
+	void *(*fn)(void *);
+	int fd;             /* what fn works on */
+	char buf[256];
+};
+
+static void mark(int *flag)
+{
+	__atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+}
+
+static int seen(int *flag)
+{
+	return __atomic_load_n(flag, __ATOMIC_SEQ_CST);
+}
+
+/* Start w->fn and let it reach its call.  In green mode the yields after
+ * it entered hand it the CPU until it parks. */
+static void start(struct waiter *w)
+{
+	SPAWN(&w->t, w->fn, w);
+	while (!seen(&w->entered)) sched_yield();
+	for (int i = 0; i < 3; i++) sched_yield();
+}
+
+/* What the main thread does while the waiter is parked. */
+static unsigned long compute(void)
+{
+	volatile unsigned long x = 0;
+	for (unsigned long i = 0; i < 20000000; i++) x += i ^ (x >> 3);
+	return x;
+}
+
+/* The computation finished with the waiter still waiting. */
+static void compute_while(struct waiter *w)
+{
+	compute();
+	ck_assert_int_eq(seen(&w->done), 0);
+}
+
+static void finish(struct waiter *w)
+{
+	JOIN(w->t, 0);
+	ck_assert_int_eq(seen(&w->done), 1);
+}
+
+#define ENTER(w) mark(&(w)->entered)
+#define DONE(w, r) ((w)->result = (r), mark(&(w)->done), (void *)0)
+
+/* ---- read on an empty pipe */
+
+static void *reader(void *arg)
+{
+	struct waiter *w = arg;
+	ENTER(w);
+	return DONE(w, read(w->fd, w->buf, sizeof w->buf));
+}
+
+START_TEST(read_pipe)
+{
+	struct waiter w = { .fn = reader };
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	w.fd = p[0];
+	start(&w);
+	compute_while(&w);
+	ck_assert_int_eq(write(p[1], "hello", 5), 5);
+	finish(&w);
+	ck_assert_int_eq(w.result, 5);
+	ck_assert_int_eq(memcmp(w.buf, "hello", 5), 0);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+/* ---- fgets on a pipe: only that FILE is locked */
+
+static void *line_reader(void *arg)
+{
+	struct waiter *w = arg;
+	FILE *f = fdopen(w->fd, "r");
+	char *s;
+	ENTER(w);
+	s = fgets(w->buf, sizeof w->buf, f);
+	w->result = s != 0;
+	mark(&w->done);
+	fclose(f);
+	return 0;
+}
+
+START_TEST(fgets_pipe)
+{
+	struct waiter w = { .fn = line_reader };
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	w.fd = p[0];
+	start(&w);
+	compute_while(&w);
+	/* stdio on another FILE is not held up by the parked reader */
+	ck_assert_int_ge(fprintf(stderr, "%s", ""), 0);
+	ck_assert_int_eq(write(p[1], "a line\nrest", 11), 11);
+	finish(&w);
+	ck_assert_int_eq(w.result, 1);
+	ck_assert_str_eq(w.buf, "a line\n");
+	close(p[1]);
+}
+END_TEST
+
+/* ---- waitpid on a child that waits for us */
+
+static void *child_waiter(void *arg)
+{
+	struct waiter *w = arg;
+	int st = 0;
+	ENTER(w);
+	if (waitpid(w->fd, &st, 0) != w->fd) st = -1;
+	return DONE(w, st);
+}
+
+START_TEST(waitpid_child)
+{
+	struct waiter w = { .fn = child_waiter };
+	int p[2];
+	char c;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		close(p[1]);
+		_exit(read(p[0], &c, 1) == 1 ? 7 : 1);
+	}
+	close(p[0]);
+	w.fd = pid;
+	start(&w);
+	compute_while(&w);
+	ck_assert_int_eq(write(p[1], "x", 1), 1);
+	finish(&w);
+	ck_assert(WIFEXITED(w.result));
+	ck_assert_int_eq(WEXITSTATUS(w.result), 7);
+	close(p[1]);
+}
+END_TEST
+
+/* ---- accept on an idle socket; connect */
+
+static int listener(struct sockaddr_in *sa)
+{
+	socklen_t len = sizeof *sa;
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(s, 0);
+	*sa = (struct sockaddr_in){ .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	ck_assert_int_eq(bind(s, (void *)sa, sizeof *sa), 0);
+	ck_assert_int_eq(listen(s, 16), 0);
+	ck_assert_int_eq(getsockname(s, (void *)sa, &len), 0);
+	return s;
+}
+
+static void *acceptor(void *arg)
+{
+	struct waiter *w = arg;
+	ENTER(w);
+	return DONE(w, accept(w->fd, 0, 0));
+}
+
+START_TEST(accept_idle)
+{
+	struct waiter w = { .fn = acceptor };
+	struct sockaddr_in sa;
+	int c;
+
+	w.fd = listener(&sa);
+	start(&w);
+	compute_while(&w);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_eq(connect(c, (void *)&sa, sizeof sa), 0);
+	finish(&w);
+	ck_assert_int_ge(w.result, 0);
+	ck_assert_int_eq(write(c, "ping", 4), 4);
+	ck_assert_int_eq(read(w.result, w.buf, 4), 4);
+	/* connect left the socket's flags as they were */
+	ck_assert_int_eq(fcntl(c, F_GETFL) & O_NONBLOCK, 0);
+	close(c);
+	close(w.result);
+	close(w.fd);
+}
+END_TEST
+
+/* ---- a write longer than the pipe holds completes in full */
+
+static void *writer(void *arg)
+{
+	struct waiter *w = arg;
+	static char big[1 << 20];
+	memset(big, 'z', sizeof big);
+	ENTER(w);
+	return DONE(w, write(w->fd, big, sizeof big));
+}
+
+START_TEST(write_full_pipe)
+{
+	struct waiter w = { .fn = writer };
+	static char sink[1 << 16];
+	long total = 0, n;
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	w.fd = p[1];
+	start(&w);
+	compute_while(&w);
+	while (total < (1 << 20) && (n = read(p[0], sink, sizeof sink)) > 0) {
+		for (long i = 0; i < n; i++) ck_assert_int_eq(sink[i], 'z');
+		total += n;
+	}
+	finish(&w);
+	ck_assert_int_eq(w.result, 1 << 20);
+	ck_assert_int_eq(total, 1 << 20);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+/* ---- opening a FIFO waits for the other end, in both directions */
+
+static char fifo[64];
+
+static void *fifo_opener(void *arg)
+{
+	struct waiter *w = arg;
+	int fd;
+	ENTER(w);
+	fd = open(fifo, O_RDONLY);
+	if (fd >= 0 && read(fd, w->buf, 3) != 3) fd = -2;
+	return DONE(w, fd);
+}
+
+START_TEST(fifo_open)
+{
+	struct waiter w = { .fn = fifo_opener };
+	int fd;
+	FILE *f;
+
+	snprintf(fifo, sizeof fifo, "/tmp/green-check-fifo-%d", getpid());
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	start(&w);
+	compute_while(&w);
+	fd = open(fifo, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "abc", 3), 3);
+	finish(&w);
+	ck_assert_int_ge(w.result, 0);
+	ck_assert_int_eq(fcntl(w.result, F_GETFL) & O_NONBLOCK, 0);
+	close(fd);
+	close(w.result);
+
+	/* fopen for writing waits for a reader */
+	w = (struct waiter){ .fn = fifo_opener };
+	start(&w);
+	f = fopen(fifo, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs("xyz", f), 0);
+	fclose(f);
+	finish(&w);
+	ck_assert_int_ge(w.result, 0);
+	close(w.result);
+	unlink(fifo);
+}
+END_TEST
+
+/* ---- close and dup2 wake the waiters with EBADF (green: 1:1 read keeps
+ * waiting on the old file) */
+
+START_TEST(close_wakes)
+{
+	struct waiter w = { .fn = reader };
+	int p[2], q[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	w.fd = p[0];
+	start(&w);
+	close(p[0]);
+	finish(&w);
+	ck_assert_int_eq(w.result, -1);
+
+	w = (struct waiter){ .fn = reader };
+	ck_assert_int_eq(pipe(q), 0);
+	w.fd = q[0];
+	start(&w);
+	ck_assert_int_eq(dup2(p[1], q[0]), q[0]);
+	finish(&w);
+	ck_assert_int_eq(w.result, -1);
+	close(p[1]);
+	close(q[0]);
+	close(q[1]);
+}
+END_TEST
+
+/* ---- descriptors above FD_SETSIZE (the poll backend) */
+
+START_TEST(big_fd)
+{
+	struct waiter w = { .fn = reader };
+	struct rlimit rl;
+	int p[2], hi = FD_SETSIZE + 100;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max <= (rlim_t)hi + 1) return;
+	if (rl.rlim_cur <= (rlim_t)hi + 1) {
+		rl.rlim_cur = hi + 2;
+		ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	}
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(dup2(p[0], hi), hi);
+	close(p[0]);
+	w.fd = hi;
+	start(&w);
+	compute_while(&w);
+	ck_assert_int_eq(write(p[1], "big", 3), 3);
+	finish(&w);
+	ck_assert_int_eq(w.result, 3);
+	close(hi);
+	close(p[1]);
+}
+END_TEST
+
+/* ---- the program's own poll and select, several threads at once */
+
+#define NPOLL 4
+
+struct poller {
+	pthread_t t;
+	int ready[2], idle[2];   /* pipes: one with data, one without */
+	int use_select;
+	int ok;
+};
+
+static void *poller(void *arg)
+{
+	struct poller *p = arg;
+	struct pollfd fds[2] = { { p->idle[0], POLLIN, 0 }, { p->ready[0], POLLIN, 0 } };
+	fd_set r;
+	struct timeval tv = { 0, 20000 };
+	int ok = 1, n;
+
+	if (!p->use_select) {
+		ok &= poll(fds, 2, 1000) == 1 && fds[1].revents == POLLIN && !fds[0].revents;
+		fds[1].events = 0;   /* only the idle one now: times out */
+		ok &= poll(fds, 2, 30) == 0;
+		ok &= poll(fds, 1, 0) == 0;
+		fds[0].fd = p->idle[1];
+		fds[0].events = POLLOUT;
+		ok &= poll(fds, 1, -1) == 1 && fds[0].revents == POLLOUT;
+	} else {
+		n = (p->idle[0] > p->ready[0] ? p->idle[0] : p->ready[0]) + 1;
+		FD_ZERO(&r);
+		FD_SET(p->idle[0], &r);
+		FD_SET(p->ready[0], &r);
+		ok &= select(n, &r, 0, 0, 0) == 1 && FD_ISSET(p->ready[0], &r) &&
+		      !FD_ISSET(p->idle[0], &r);
+		FD_ZERO(&r);
+		FD_SET(p->idle[0], &r);
+		ok &= select(n, &r, 0, 0, &tv) == 0 && !FD_ISSET(p->idle[0], &r);
+	}
+	p->ok = ok;
+	return 0;
+}
+
+START_TEST(own_poll_select)
+{
+	struct poller p[NPOLL];
+	int i;
+
+	for (i = 0; i < NPOLL; i++) {
+		p[i] = (struct poller){ .use_select = i & 1 };
+		ck_assert_int_eq(pipe(p[i].ready), 0);
+		ck_assert_int_eq(pipe(p[i].idle), 0);
+		SPAWN(&p[i].t, poller, &p[i]);
+	}
+	for (i = 0; i < 3; i++) sched_yield();
+	for (i = 0; i < NPOLL; i++) ck_assert_int_eq(write(p[i].ready[1], "r", 1), 1);
+	for (i = 0; i < NPOLL; i++) {
+		JOIN(p[i].t, 0);
+		ck_assert_msg(p[i].ok, "poller %d (%s)", i, p[i].use_select ? "select" : "poll");
+		close(p[i].ready[0]); close(p[i].ready[1]);
+		close(p[i].idle[0]); close(p[i].idle[1]);
+	}
+}
+END_TEST
+
+/* ---- system, popen/pclose, posix_spawn while other threads run: each
+ * command waits for a byte that the main thread writes only after it
+ * computed, so a call that blocked the process would hang. */
+
+static int gate[2];
+
+static void *run_system(void *arg)
+{
+	struct waiter *w = arg;
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "head -c 1 <&%d >/dev/null; exit 3", gate[0]);
+	ENTER(w);
+	return DONE(w, system(cmd));
+}
+
+static void *run_popen(void *arg)
+{
+	struct waiter *w = arg;
+	char cmd[64];
+	FILE *f;
+	long r = -1;
+	snprintf(cmd, sizeof cmd, "head -c 1 <&%d; echo done", gate[0]);
+	ENTER(w);
+	if ((f = popen(cmd, "r"))) {
+		r = fgets(w->buf, sizeof w->buf, f) ? 0 : -1;
+		r = pclose(f) == 0 ? r : -2;
+	}
+	return DONE(w, r);
+}
+
+static void *run_spawn(void *arg)
+{
+	struct waiter *w = arg;
+	char cmd[64];
+	char *argv[] = { "sh", "-c", cmd, 0 };
+	pid_t pid;
+	int st = -1;
+	snprintf(cmd, sizeof cmd, "head -c 1 <&%d >/dev/null; exit 4", gate[0]);
+	ENTER(w);
+	if (!posix_spawn(&pid, "/bin/sh", 0, 0, argv, environ) && waitpid(pid, &st, 0) != pid)
+		st = -2;
+	return DONE(w, st);
+}
+
+static void run_child(void *(*fn)(void *))
+{
+	struct waiter w = { .fn = fn };
+	ck_assert_int_eq(pipe(gate), 0);
+	start(&w);
+	compute_while(&w);
+	ck_assert_int_eq(write(gate[1], "g", 1), 1);
+	finish(&w);
+	close(gate[0]);
+	close(gate[1]);
+	if (fn == run_system) {
+		ck_assert(WIFEXITED(w.result));
+		ck_assert_int_eq(WEXITSTATUS(w.result), 3);
+	} else if (fn == run_popen) {
+		ck_assert_int_eq(w.result, 0);
+		ck_assert_str_eq(w.buf, "gdone\n");
+	} else {
+		ck_assert(WIFEXITED(w.result));
+		ck_assert_int_eq(WEXITSTATUS(w.result), 4);
+	}
+}
+
+START_TEST(system_popen_spawn)
+{
+	run_child(run_system);
+	run_child(run_popen);
+	run_child(run_spawn);
+}
+END_TEST
+
+/* ---- the single-threaded program pays nothing, and F_GETFL is the
+ * program's own view throughout */
+
+START_TEST(flags_unchanged)
+{
+	struct waiter w = { .fn = reader };
+	int p[2], before;
+
+	ck_assert_int_eq(pipe(p), 0);
+	before = fcntl(p[0], F_GETFL);
+	w.fd = p[0];
+	start(&w);
+	ck_assert_int_eq(fcntl(p[0], F_GETFL), before);
+	ck_assert_int_eq(write(p[1], "x", 1), 1);
+	finish(&w);
+	ck_assert_int_eq(fcntl(p[0], F_GETFL), before);
+	/* a descriptor the program made non-blocking still says EAGAIN */
+	ck_assert_int_eq(fcntl(p[0], F_SETFL, before | O_NONBLOCK), 0);
+	errno = 0;
+	ck_assert_int_eq(read(p[0], w.buf, 1), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+Suite *suite_io(void)
+{
+	Suite *s = suite_create("io");
+	TCase *tc = tcase_create("io");
+	tcase_set_timeout(tc, 60);
+	/* the waiter cannot finish before the main thread releases it, so
+	 * these hold with kernel threads too */
+	tcase_add_test(tc, read_pipe);
+	tcase_add_test(tc, fgets_pipe);
+	tcase_add_test(tc, waitpid_child);
+	tcase_add_test(tc, accept_idle);
+	tcase_add_test(tc, write_full_pipe);
+	tcase_add_test(tc, fifo_open);
+	tcase_add_test(tc, big_fd);
+	tcase_add_test(tc, system_popen_spawn);
+	if (GREEN_MODE) tcase_add_test(tc, close_wakes);   /* 1:1 read keeps waiting */
+	tcase_add_test(tc, own_poll_select);
+	tcase_add_test(tc, flags_unchanged);
+	suite_add_tcase(s, tc);
+	return s;
+}
