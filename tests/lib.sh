@@ -4,6 +4,11 @@ B=${GREEN_BUILD:?run through make check}
 S=${GREEN_SRC:?run through make check}
 # GREEN_RUN prefixes every run of a built program: qemu-CPU in a cross build
 GREEN_RUN=${GREEN_RUN:-}
+# an emulated CPU is many times slower: give Check's per-test timeouts room
+if [ -n "$GREEN_RUN" ]; then
+	CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-6}
+	export CK_TIMEOUT_MULTIPLIER
+fi
 fails=0 passes=0
 pass() { passes=$((passes + 1)); echo "PASS: $*"; }
 fail() { fails=$((fails + 1)); echo "FAIL: $*"; }
