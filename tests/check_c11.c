@@ -378,7 +378,7 @@ Suite *suite_c11(void)
 	tcase_add_test(tc, cnd_timedwait_timeout);
 	tcase_add_test(tc, tss_destructor);
 	tcase_add_test(tc, call_once_once);
-	if (GREEN_MODE) tcase_add_test(tc, yield_switches);
+	if (cooperative()) tcase_add_test(tc, yield_switches);
 	suite_add_tcase(s, tc);
 	return s;
 }

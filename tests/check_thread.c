@@ -498,8 +498,8 @@ Suite *suite_thread(void)
 		tcase_add_test(tc, join_each_other);
 		tcase_add_test(tc, create_null_start);
 		tcase_add_test(tc, sched_params);
-		tcase_add_test(tc, yield_alternates);
 	}
+	if (cooperative()) tcase_add_test(tc, yield_alternates);
 	suite_add_tcase(s, tc);
 	return s;
 }

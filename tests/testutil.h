@@ -18,6 +18,15 @@
 /* true when built by green-cc in green mode: one kernel thread */
 #define GREEN_MODE (__GREEN_THREADS__ == 1)
 
+/* green without time slicing (GREEN_QUANTUM_MS=0): the exact order of a
+ * cooperative schedule can be asserted only then */
+#include <stdlib.h>
+static inline int cooperative(void)
+{
+	const char *q = getenv("GREEN_QUANTUM_MS");
+	return GREEN_MODE && q && !strcmp(q, "0");
+}
+
 static inline int wanted(int argc, char **argv, const char *name)
 {
 	for (int i = 1; i < argc; i++)
