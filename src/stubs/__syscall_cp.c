@@ -467,8 +467,11 @@ static long child_park(long pid, long opt, unsigned *step, int cp)
 	long fd = -1;
 	int w;
 
-	if (pid > 0 && !(opt & (WUNTRACED | WCONTINUED)))
+	static int no_pidfd;   /* the kernel (or valgrind) lacks pidfd_open */
+
+	if (pid > 0 && !(opt & (WUNTRACED | WCONTINUED)) && !no_pidfd)
 		fd = __syscall(SYS_pidfd_open, pid, 0);
+	if (fd == -ENOSYS) no_pidfd = 1;
 	if (fd < 0) return park_retry((void *)pid, step, GREEN_NO_DEADLINE, GW_CHILD, cp);
 	w = fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_CHILD, cp);
 	__syscall(SYS_close, fd);

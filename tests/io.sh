@@ -1,0 +1,57 @@
+#!/bin/sh
+# io.sh — programs whose blocking I/O must park only the calling thread:
+# the 500-connection echo server (clients in the same process, then in a
+# child process), a program killed while reading its terminal, and
+# getaddrinfo against a slow DNS server.
+. "$GREEN_SRC/tests/lib.sh"
+P=$B/tests/prog
+T=$(mktemp -d "${TMPDIR:-/tmp}/green-io.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM
+TO=
+command -v timeout >/dev/null 2>&1 && TO="timeout 300"
+
+run() {
+	$TO $GREEN_RUN "$@" >"$T/out" 2>"$T/err"
+	st=$?
+}
+
+expect() {   # WHAT WANT-STATUS WANT-STDOUT
+	if [ "$st" = "$2" ] && [ "$(cat "$T/out")" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1: status $st, want $2; output:"
+		sed 's/^/    | /' "$T/out" "$T/err"
+	fi
+}
+
+# ---- echo server: 500 connections x 1000 messages, every byte checked
+for m in green 1to1; do
+	for where in inproc fork; do
+		run "$P/echo-$m" $where 500 1000
+		expect "echo-$m $where 500x1000" 0 "echo ok"
+		sed 's/^/    /' "$T/err"
+	done
+done
+
+# ---- a killed program leaves its terminal's flags as they were
+run "$P/ptykill-1to1" "$P/ptykill-green"
+expect "ptykill: terminal flags after SIGKILL" 0 "flags unchanged"
+
+# ---- getaddrinfo against a slow local DNS server (private namespaces)
+if command -v unshare >/dev/null 2>&1 && command -v ip >/dev/null 2>&1 &&
+   unshare -rmn true 2>/dev/null; then
+	echo "nameserver 127.0.0.1" >"$T/resolv.conf"
+	for m in green 1to1; do
+		run unshare -rmn sh -c "ip link set lo up && mount --bind '$T/resolv.conf' /etc/resolv.conf && exec $GREEN_RUN '$P/slowdns-$m'"
+		expect "slowdns-$m" 0 "resolved 10.1.2.3
+computed meanwhile: yes"
+	done
+else
+	echo "SKIP: slowdns (needs unshare -rmn and ip)"
+fi
+
+# ---- the descriptor kinds of this kernel (information for docs/io.md)
+$GREEN_RUN "$P/fdkinds-1to1" | sed 's/^/    /'
+
+finish
