@@ -1,306 +1,316 @@
 /*
- * micro.c — thread micro-benchmarks, built twice: against green (threads
- * as coroutines on one kernel thread) and against stock musl (1:1 kernel
- * threads).  Output, one line per metric:
+ * micro.c — the IEEE 1003.4 micro-metrics of Marovich's section 3.
  *
- *     name median_ns min_ns max_ns
+ * Every metric prints "T name median min max n": ns per operation.  Two
+ * groups:
  *
- * each value being nanoseconds per operation over one trial; the median,
- * minimum and maximum are taken over BENCH_TRIALS trials (default 11,
- * at least 11).  Lines starting with '#' are comments.
+ *  - one thread working while a parked helper exists (so green and musl
+ *    are in threaded mode): once, self, yield_notbusy, mutex_nocontention,
+ *    cond_signal_nowaiter, cond_broadcast_nowaiter;
  *
- * Each trial runs enough iterations to take about 30 ms × BENCH_SCALE
- * (default 1.0); the iteration count is calibrated per metric before the
- * trials start, and the calibration runs double as warm-up.
+ *  - two worker threads switching between each other, each running
+ *    BENCH_DEPTH bytes of touched stack below its loop (the live stack a
+ *    copied-stack switch must copy): yield_busy, mutex_contention,
+ *    cond_signal_{out,in}[_timed].  The main thread only creates and joins
+ *    them, so both switching threads are alike.
  *
- * Environment:
- *   BENCH_SCALE   multiplies the trial length (e.g. 0.2 for a quick run)
- *   BENCH_TRIALS  number of trials per metric (>= 11)
- *   BENCH_ONLY    run only the metric of that name
+ * Plus create_join, and V lines for stack allocation granularity.
+ *
+ * What one operation is, per metric (docs/tables.md has the derivations):
+ *
+ *   once                  pthread_once on a control already done
+ *   self                  pthread_self
+ *   yield_notbusy         sched_yield, nothing else runnable
+ *   yield_busy            sched_yield, the other thread runnable: 1 switch
+ *   mutex_nocontention    lock + unlock, nobody else wants it
+ *   mutex_contention      lock + unlock where the lock is held by the other
+ *                         thread: both threads loop lock; yield; unlock
+ *   cond_signal_nowaiter  pthread_cond_signal, nobody waits
+ *   cond_broadcast_nowaiter  pthread_cond_broadcast, nobody waits
+ *   cond_signal_out       the signaller sets a flag under the mutex, unlocks,
+ *                         signals, yields; the waiter wakes, clears the
+ *                         flag, waits again (2 switches per signal)
+ *   cond_signal_in        the same, signalling before the unlock
+ *   cond_signal_*_timed   the same with pthread_cond_timedwait (a deadline
+ *                         an hour away)
+ *   create_join           pthread_create (default attributes) + join of a
+ *                         thread that returns at once
  */
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#include "bench.h"
+#include <unistd.h>
 
-#define TARGET_NS 30e6          /* nominal trial length at BENCH_SCALE=1 */
-#define MIN_TRIALS 11
+/* ---- one thread */
 
-/* Keep the compiler from deleting or merging loop bodies. */
-#define BARRIER() __asm__ __volatile__("" ::: "memory")
-static volatile unsigned long sink;
+static b_once_t once_ctl = B_ONCE_INIT;
+static int once_count;
+static void once_init(void) { once_count++; }
 
-static double now_ns(void)
+static double run_once(long n)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static void die(const char *what, int err)
-{
-	fprintf(stderr, "micro: %s failed: %s\n", what, strerror(err));
-	exit(1);
-}
-
-#define CHECK(call) do { int e_ = (call); if (e_) die(#call, e_); } while (0)
-
-/*
- * A parked helper thread, blocked on a condition variable for the whole
- * of the single-threaded metrics: it keeps green in threaded mode (so
- * locks and yields take their real paths) without ever being runnable.
- */
-static pthread_mutex_t park_m = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t park_c = PTHREAD_COND_INITIALIZER;
-static int park_done;
-static pthread_t park_thread;
-
-static void *park_main(void *arg)
-{
-	(void)arg;
-	pthread_mutex_lock(&park_m);
-	while (!park_done) pthread_cond_wait(&park_c, &park_m);
-	pthread_mutex_unlock(&park_m);
-	return 0;
-}
-
-static void park_start(void)
-{
-	park_done = 0;
-	CHECK(pthread_create(&park_thread, 0, park_main, 0));
-	/* Let it run up to its cond_wait (green starts it on the next switch). */
-	for (int i = 0; i < 10; i++) sched_yield();
-}
-
-static void park_stop(void)
-{
-	pthread_mutex_lock(&park_m);
-	park_done = 1;
-	pthread_cond_signal(&park_c);
-	pthread_mutex_unlock(&park_m);
-	CHECK(pthread_join(park_thread, 0));
-}
-
-/*
- * yield_busy: two threads each call sched_yield() n times; every yield
- * switches to the other thread.  Result: ns per yield (= per switch).
- * The second thread is created and lined up on a barrier before the
- * clock starts; the clock stops once it has been joined.
- */
-static pthread_barrier_t yb_bar;
-
-static void *yield_peer(void *arg)
-{
-	long n = *(long *)arg;
-	pthread_barrier_wait(&yb_bar);
-	for (long i = 0; i < n; i++) sched_yield();
-	return 0;
-}
-
-static double run_yield_busy(long n)
-{
-	pthread_t t;
-	CHECK(pthread_barrier_init(&yb_bar, 0, 2));
-	CHECK(pthread_create(&t, 0, yield_peer, &n));
-	pthread_barrier_wait(&yb_bar);
 	double t0 = now_ns();
-	for (long i = 0; i < n; i++) sched_yield();
-	CHECK(pthread_join(t, 0));
-	double t1 = now_ns();
-	pthread_barrier_destroy(&yb_bar);
-	return t1 - t0;
+	for (long i = 0; i < n; i++) {
+		b_once(&once_ctl, once_init);
+		BARRIER();
+	}
+	return now_ns() - t0;
 }
 
-/*
- * yield_notbusy: one thread calls sched_yield() with no other runnable
- * thread (only the parked helper exists).  Result: ns per call.
- */
+static double run_self(long n)
+{
+	double t0 = now_ns();
+	for (long i = 0; i < n; i++) {
+		bench_sink = (unsigned long)b_self();
+		BARRIER();
+	}
+	return now_ns() - t0;
+}
+
 static double run_yield_notbusy(long n)
 {
 	double t0 = now_ns();
-	for (long i = 0; i < n; i++) sched_yield();
+	for (long i = 0; i < n; i++) b_yield();
 	return now_ns() - t0;
 }
 
-/*
- * mutex_uncontended: lock + unlock of a statically initialised default
- * mutex by one thread (the parked helper keeps the process threaded).
- * Result: ns per lock/unlock pair.
- */
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static b_mutex solo_m = B_MUTEX_INIT;
 
-static double run_mutex_uncontended(long n)
+static double run_mutex_nocontention(long n)
 {
 	double t0 = now_ns();
 	for (long i = 0; i < n; i++) {
-		pthread_mutex_lock(&mu);
+		b_lock(&solo_m);
 		BARRIER();
-		pthread_mutex_unlock(&mu);
+		b_unlock(&solo_m);
 	}
 	return now_ns() - t0;
 }
 
-/*
- * pingpong: Harman's ping-pong.  Two threads hand a turn variable back
- * and forth under one mutex, each waiting on its own condition variable
- * until the turn is its own.  Result: ns per iteration, one iteration
- * being one ping plus one pong (two hand-offs).
- */
-static pthread_mutex_t pp_m = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t pp_ping = PTHREAD_COND_INITIALIZER;
-static pthread_cond_t pp_pong = PTHREAD_COND_INITIALIZER;
-static int pp_turn;              /* 0: ping's turn, 1: pong's turn */
+static b_cond solo_c = B_COND_INIT;
 
-static void *pong_main(void *arg)
+static double run_signal_nowaiter(long n)
 {
-	long n = *(long *)arg;
-	pthread_mutex_lock(&pp_m);
+	double t0 = now_ns();
 	for (long i = 0; i < n; i++) {
-		while (pp_turn != 1) pthread_cond_wait(&pp_pong, &pp_m);
-		pp_turn = 0;
-		pthread_cond_signal(&pp_ping);
+		b_signal(&solo_c);
+		BARRIER();
 	}
-	pthread_mutex_unlock(&pp_m);
+	return now_ns() - t0;
+}
+
+static double run_broadcast_nowaiter(long n)
+{
+	double t0 = now_ns();
+	for (long i = 0; i < n; i++) {
+		b_broadcast(&solo_c);
+		BARRIER();
+	}
+	return now_ns() - t0;
+}
+
+/* ---- two switching threads */
+
+struct duo {
+	long n;
+	b_barrier bar;
+	double start[2], end[2];
+	void (*body[2])(struct duo *);
+};
+
+struct role { struct duo *d; int i; };
+
+static void *role_body(void *arg)
+{
+	struct role *r = arg;
+	b_barrier_wait(&r->d->bar);
+	r->d->start[r->i] = now_ns();
+	r->d->body[r->i](r->d);
+	r->d->end[r->i] = now_ns();
 	return 0;
 }
 
-static double run_pingpong(long n)
+static void *role_main(void *arg)
 {
-	pthread_t t;
-	pp_turn = 0;
-	CHECK(pthread_create(&t, 0, pong_main, &n));
-	double t0 = now_ns();
-	pthread_mutex_lock(&pp_m);
-	for (long i = 0; i < n; i++) {
-		pp_turn = 1;
-		pthread_cond_signal(&pp_pong);
-		while (pp_turn != 0) pthread_cond_wait(&pp_ping, &pp_m);
-	}
-	pthread_mutex_unlock(&pp_m);
-	CHECK(pthread_join(t, 0));
-	return now_ns() - t0;
+	return at_depth(bench_depth, role_body, arg);
 }
 
-/*
- * create_join: pthread_create (default attributes) + pthread_join of a
- * thread that returns at once.  Result: ns per pair.
- */
-static void *return_at_once(void *arg)
+/* Run body0 and body1 in two new threads; elapsed ns from the first
+ * start to the last end. */
+static double run_duo(long n, void (*b0)(struct duo *), void (*b1)(struct duo *))
 {
-	return arg;
+	struct duo d = { .n = n, .body = { b0, b1 } };
+	struct role r[2] = { { &d, 0 }, { &d, 1 } };
+	b_thread t[2];
+	b_barrier_init(&d.bar, 2);
+	CHECK(b_create(&t[0], 0, role_main, &r[0]));
+	CHECK(b_create(&t[1], 0, role_main, &r[1]));
+	CHECK(b_join(t[0], 0));
+	CHECK(b_join(t[1], 0));
+	b_barrier_destroy(&d.bar);
+	double s = d.start[0] < d.start[1] ? d.start[0] : d.start[1];
+	double e = d.end[0] > d.end[1] ? d.end[0] : d.end[1];
+	return e - s;
 }
+
+static void yielder(struct duo *d)
+{
+	for (long i = 0; i < d->n; i++) b_yield();
+}
+
+static double run_yield_busy(long n) { return run_duo(n, yielder, yielder); }
+
+static b_mutex cont_m = B_MUTEX_INIT;
+
+static void contender(struct duo *d)
+{
+	for (long i = 0; i < d->n; i++) {
+		b_lock(&cont_m);
+		b_yield();
+		b_unlock(&cont_m);
+	}
+}
+
+static double run_mutex_contention(long n) { return run_duo(n, contender, contender); }
+
+/* Signaller and waiter. */
+static b_mutex sig_m = B_MUTEX_INIT;
+static b_cond sig_c = B_COND_INIT;
+static int sig_posted, sig_stop, sig_inside, sig_timed;
+
+static void signaller(struct duo *d)
+{
+	for (long i = 0; i < d->n; i++) {
+		b_lock(&sig_m);
+		sig_posted = 1;
+		if (sig_inside) {
+			b_signal(&sig_c);
+			b_unlock(&sig_m);
+		} else {
+			b_unlock(&sig_m);
+			b_signal(&sig_c);
+		}
+		b_yield();
+	}
+	b_lock(&sig_m);
+	sig_stop = 1;
+	b_unlock(&sig_m);
+	b_signal(&sig_c);
+}
+
+static void waiter(struct duo *d)
+{
+	b_deadline dl = { 0 };
+	(void)d;
+	if (sig_timed) b_deadline_far(&dl);
+	b_lock(&sig_m);
+	for (;;) {
+		while (!sig_posted && !sig_stop) {
+			if (sig_timed) b_timedwait(&sig_c, &sig_m, &dl);
+			else b_wait(&sig_c, &sig_m);
+		}
+		if (!sig_posted) break;
+		sig_posted = 0;
+	}
+	b_unlock(&sig_m);
+	if (sig_timed) b_deadline_free(&dl);
+}
+
+static double run_signal(long n)
+{
+	sig_posted = sig_stop = 0;
+	/* the waiter first, so that it is usually waiting at the first signal */
+	return run_duo(n, waiter, signaller);
+}
+
+static double run_signal_out(long n) { sig_inside = 0; sig_timed = 0; return run_signal(n); }
+static double run_signal_in(long n) { sig_inside = 1; sig_timed = 0; return run_signal(n); }
+static double run_signal_out_timed(long n) { sig_inside = 0; sig_timed = 1; return run_signal(n); }
+static double run_signal_in_timed(long n) { sig_inside = 1; sig_timed = 1; return run_signal(n); }
+
+/* The parked metrics come first; the helper goes once they are done. */
+static int parked = 1;
+static void park_stop_once(void)
+{
+	if (parked) park_stop();
+	parked = 0;
+}
+
+/* ---- create + join */
+
+static void *return_at_once(void *arg) { return arg; }
 
 static double run_create_join(long n)
 {
 	double t0 = now_ns();
 	for (long i = 0; i < n; i++) {
-		pthread_t t;
+		b_thread t;
 		void *r;
-		CHECK(pthread_create(&t, 0, return_at_once, (void *)i));
-		CHECK(pthread_join(t, &r));
-		sink += (unsigned long)r;
+		CHECK(b_create(&t, 0, return_at_once, (void *)i));
+		CHECK(b_join(t, &r));
+		bench_sink += (unsigned long)r;
 	}
 	return now_ns() - t0;
 }
 
-/*
- * self: pthread_self().  Result: ns per call.
- */
-static double run_self(long n)
+/* ---- stack allocation granularity: what a thread gets for a request */
+
+static void *report_stack(void *arg)
 {
-	double t0 = now_ns();
-	for (long i = 0; i < n; i++) {
-		sink = (unsigned long)pthread_self();
-		BARRIER();
-	}
-	return now_ns() - t0;
+	*(long *)arg = b_stack_usable();
+	return 0;
 }
 
-struct metric {
+static void stack_granularity(void)
+{
+	static const long req[] = { 0, 2048, 4096, 4097, 16384, 65536, 65537 };
+	printf("V page_size %ld\n", sysconf(_SC_PAGESIZE));
+	for (size_t i = 0; i < sizeof req / sizeof *req; i++) {
+		long usable = -1;
+		b_thread t;
+		int e = b_create(&t, req[i], report_stack, &usable);
+		if (e) {
+			printf("V stack_usable %ld error %d\n", req[i], e);
+			continue;
+		}
+		CHECK(b_join(t, 0));
+		printf("V stack_usable %ld %ld\n", req[i], usable);
+	}
+}
+
+static const struct {
 	const char *name;
-	double (*run)(long n);   /* elapsed ns for n iterations */
-	double ops_per_iter;     /* operations per iteration (2 for yield_busy) */
-	int parked;              /* run with the parked helper thread present */
+	double (*run)(long n);
+	double ops;              /* operations per iteration */
+	int parked;              /* one thread working, the helper parked */
+} metrics[] = {
+	{ "once", run_once, 1, 1 },
+	{ "self", run_self, 1, 1 },
+	{ "yield_notbusy", run_yield_notbusy, 1, 1 },
+	{ "mutex_nocontention", run_mutex_nocontention, 1, 1 },
+	{ "cond_signal_nowaiter", run_signal_nowaiter, 1, 1 },
+	{ "cond_broadcast_nowaiter", run_broadcast_nowaiter, 1, 1 },
+	{ "yield_busy", run_yield_busy, 2, 0 },
+	{ "mutex_contention", run_mutex_contention, 2, 0 },
+	{ "cond_signal_out", run_signal_out, 1, 0 },
+	{ "cond_signal_in", run_signal_in, 1, 0 },
+	{ "cond_signal_out_timed", run_signal_out_timed, 1, 0 },
+	{ "cond_signal_in_timed", run_signal_in_timed, 1, 0 },
+	{ "create_join", run_create_join, 1, 0 },
 };
 
-static const struct metric metrics[] = {
-	{ "yield_busy",        run_yield_busy,        2, 0 },
-	{ "yield_notbusy",     run_yield_notbusy,     1, 1 },
-	{ "mutex_uncontended", run_mutex_uncontended, 1, 1 },
-	{ "pingpong",          run_pingpong,          1, 0 },
-	{ "create_join",       run_create_join,       1, 0 },
-	{ "self",              run_self,              1, 1 },
-};
-
-static int cmp_double(const void *a, const void *b)
+int cmd_micro(int argc, char **argv)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* Find n such that one trial takes about target ns. */
-static long calibrate(const struct metric *m, double target)
-{
-	long n = 16;
-	double t;
-	for (;;) {
-		t = m->run(n);
-		if (t >= target / 8 || n >= (1L << 40)) break;
-		n *= 4;
+	(void)argc;
+	(void)argv;
+	park_start();
+	for (size_t i = 0; i < sizeof metrics / sizeof *metrics; i++) {
+		if (!metrics[i].parked) park_stop_once();
+		timed(metrics[i].name, metrics[i].run, metrics[i].ops);
 	}
-	double scaled = n * (target / (t > 1 ? t : 1));
-	return scaled < 16 ? 16 : (long)scaled;
-}
-
-static double env_double(const char *name, double dflt)
-{
-	const char *s = getenv(name);
-	char *end;
-	if (!s || !*s) return dflt;
-	double v = strtod(s, &end);
-	if (*end || !(v > 0)) {
-		fprintf(stderr, "micro: bad %s=%s\n", name, s);
-		exit(2);
-	}
-	return v;
-}
-
-int main(void)
-{
-	double scale = env_double("BENCH_SCALE", 1.0);
-	int trials = (int)env_double("BENCH_TRIALS", MIN_TRIALS);
-	const char *only = getenv("BENCH_ONLY");
-	double target = TARGET_NS * scale;
-	if (trials < MIN_TRIALS) trials = MIN_TRIALS;
-
-	double *v = malloc(trials * sizeof *v);
-	if (!v) die("malloc", 12);
-	printf("# metric median_ns min_ns max_ns (trials=%d scale=%g)\n", trials, scale);
-	fflush(stdout);
-
-	int ran = 0;
-	for (size_t k = 0; k < sizeof metrics / sizeof *metrics; k++) {
-		const struct metric *m = &metrics[k];
-		if (only && *only && strcmp(only, m->name)) continue;
-		if (m->parked) park_start();
-		long n = calibrate(m, target);
-		for (int i = 0; i < trials; i++)
-			v[i] = m->run(n) / (n * m->ops_per_iter);
-		if (m->parked) park_stop();
-		qsort(v, trials, sizeof *v, cmp_double);
-		double median = trials % 2 ? v[trials / 2] : (v[trials / 2 - 1] + v[trials / 2]) / 2;
-		printf("# %s: %ld iterations per trial\n", m->name, n);
-		printf("%s %.2f %.2f %.2f\n", m->name, median, v[0], v[trials - 1]);
-		fflush(stdout);
-		ran++;
-	}
-	free(v);
-	if (!ran) {
-		fprintf(stderr, "micro: no metric named %s\n", only);
-		return 2;
+	park_stop_once();
+	if (bench_selected("stack_granularity")) stack_granularity();
+	if (bench_selected("once") && once_count != 1) {
+		fprintf(stderr, "bench: once ran its function %d times\n", once_count);
+		return 1;
 	}
 	return 0;
 }

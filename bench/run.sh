@@ -1,14 +1,18 @@
 #!/bin/sh
-# run.sh — run the thread micro-benchmarks in both modes and tabulate them.
+# run.sh — run the benchmark suite and write the metric tables.
 #
 #   bench/run.sh BUILDDIR [--quick]
 #
-# Builds BUILDDIR/bench/micro-green and micro-1to1 from bench/micro.c with
-# BUILDDIR/bin/green-cc when they are missing or older than the source,
-# runs green as is and 1:1 pinned to one CPU (taskset -c 0, so both modes
-# run on a uniprocessor), and writes BUILDDIR/bench/tables.md, which is
-# also printed.  --quick shortens every trial to a fifth (BENCH_SCALE=0.2).
-# BENCH_SCALE and BENCH_TRIALS in the environment are passed on otherwise.
+# Builds BUILDDIR/bench/bench-green and bench-1to1 with BUILDDIR/bin/green-cc
+# and, when GNU Pth's <pth.h> is installed, bench-pth with the host compiler
+# and -lpth (each only when missing or older than its sources).  Runs every
+# measurement pinned to one CPU with taskset, the raw output of each run
+# going to BUILDDIR/bench/raw/, then bench/tables.py writes
+# BUILDDIR/bench/tables.md and BUILDDIR/bench/stack-depth.svg; tables.md is
+# also printed.  --quick runs fewer and shorter trials.
+#
+# Environment: BENCH_CPU picks the CPU (default: the highest online one);
+# CC the compiler for the Pth build (default cc).
 set -eu
 
 usage() { echo "usage: $0 BUILDDIR [--quick]" >&2; exit 2; }
@@ -16,10 +20,10 @@ usage() { echo "usage: $0 BUILDDIR [--quick]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 builddir=$1
 shift
-scale=${BENCH_SCALE:-1.0}
+quick=no
 for a in "$@"; do
 	case $a in
-	--quick) scale=0.2 ;;
+	--quick) quick=yes ;;
 	*) usage ;;
 	esac
 done
@@ -27,80 +31,209 @@ done
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 builddir=$(cd "$builddir" && pwd)
 green_cc=$builddir/bin/green-cc
-src=$srcdir/bench/micro.c
 out=$builddir/bench
+raw=$out/raw
 [ -x "$green_cc" ] || { echo "run.sh: $green_cc not found (is green built?)" >&2; exit 1; }
+command -v python3 >/dev/null 2>&1 || { echo "run.sh: python3 is needed for the tables" >&2; exit 1; }
 mkdir -p "$out"
+rm -rf "$raw"
+mkdir -p "$raw"
 
-# Build a binary unless it is present and newer than the source.
-build() {   # build BINARY MODE
-	if [ ! -x "$1" ] || [ "$src" -nt "$1" ]; then
-		echo "==> building $1" >&2
-		"$green_cc" --threads="$2" -O2 -Wall -o "$1" "$src"
-	fi
+srcs="common.c micro.c system.c workloads.c"
+deps="bench.h $srcs"
+newer() {   # newer BINARY: is any source newer than BINARY (or is it missing)?
+	[ -x "$1" ] || return 0
+	for f in $deps; do [ "$srcdir/bench/$f" -nt "$1" ] && return 0; done
+	return 1
 }
-build "$out/micro-green" green
-build "$out/micro-1to1" 1to1
-
-pin="taskset -c 0"
-pinned="pinned to CPU 0 (taskset -c 0)"
-if ! command -v taskset >/dev/null 2>&1; then
-	echo "run.sh: taskset not found; 1:1 runs unpinned" >&2
-	pin=
-	pinned="NOT pinned (taskset missing)"
+cflags="-O2 -Wall"
+paths() { for f in $srcs; do printf '%s ' "$srcdir/bench/$f"; done; }
+for mode in green 1to1; do
+	if newer "$out/bench-$mode"; then
+		echo "==> building bench-$mode" >&2
+		"$green_cc" --threads=$mode $cflags -o "$out/bench-$mode" $(paths)
+	fi
+done
+pth=no
+hostcc=${CC:-cc}
+if printf '#include <pth.h>\nint main(void){return pth_init()?0:1;}\n' |
+	$hostcc -x c -o /dev/null - -lpth >/dev/null 2>&1; then
+	pth=yes
+	if newer "$out/bench-pth"; then
+		echo "==> building bench-pth" >&2
+		$hostcc -DBENCH_PTH $cflags -o "$out/bench-pth" $(paths) -lpth
+	fi
+else
+	echo "run.sh: GNU Pth (libpth-dev) not found: the Pth column is left out" >&2
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# ---- settings
+# budget: seconds after which a workload stops adding trials (past
+# min_trials); limit: seconds after which any one run is killed; the
+# Ping-Pong sizes (--quick shrinks them to stay under 3 minutes)
+if [ $quick = yes ]; then
+	trials=5 scale=0.25 budget=6 min_trials=1 limit=90
+	pp_one="1 200000" pp_many="1000 100" pth_many_limit=15
+else
+	trials=11 scale=1 budget=40 min_trials=3 limit=300
+	pp_one="1 1000000" pp_many="5000 100" pth_many_limit=60
+fi
+ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+cpu=${BENCH_CPU:-$((ncpu - 1))}
+pin="taskset -c $cpu"
+command -v taskset >/dev/null 2>&1 || { echo "run.sh: taskset (util-linux) is needed" >&2; exit 1; }
+export BENCH_TRIALS=$trials BENCH_SCALE=$scale BENCH_MIN_TRIALS=$min_trials
+unset BENCH_ONLY BENCH_DEPTH BENCH_BUDGET GREEN_STACKS GREEN_QUANTUM_MS
+t_start=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
-export BENCH_SCALE="$scale"
-echo "==> green (BENCH_SCALE=$scale)" >&2
-"$out/micro-green" >"$tmp/green"
-echo "==> 1:1 $pinned" >&2
-$pin "$out/micro-1to1" >"$tmp/1to1"
+log() { echo "==> [$(($(date +%s) - t_start))s] $*" >&2; }
 
-metrics="yield_busy yield_notbusy mutex_uncontended pingpong create_join self"
-for f in green 1to1; do
-	for m in $metrics; do
-		grep -q "^$m " "$tmp/$f" || { echo "run.sh: micro-$f printed no $m" >&2; cat "$tmp/$f" >&2; exit 1; }
+# run_for SECS NAME COMMAND...: pinned, stdout to raw/NAME, killed after
+# SECS seconds (recorded as "did not finish", never as a number)
+run_for() {
+	lim=$1 name=$2
+	shift 2
+	rc=0
+	timeout "$lim" $pin "$@" >"$raw/$name" 2>"$raw/$name.err" || rc=$?
+	if [ $rc = 124 ]; then
+		echo "run.sh: $name did not finish within ${lim}s" >&2
+		echo "# failed: did not finish within ${lim} s" >>"$raw/$name"
+	elif [ $rc != 0 ]; then
+		echo "run.sh: $name failed:" >&2
+		cat "$raw/$name.err" >&2
+		echo "# failed: $(head -n 1 "$raw/$name.err")" >>"$raw/$name"
+	fi
+}
+run() { run_for "$limit" "$@"; }
+
+G=$out/bench-green
+K=$out/bench-1to1
+P=$out/bench-pth
+
+# ---- which optional features are live (probes, never assumed)
+log "probes"
+run probe.sep "$G" probe
+run probe.cop env GREEN_STACKS=copied "$G" probe
+run probe.tick env GREEN_QUANTUM_MS=1 "$G" probe
+copied=no
+grep -q '^V stacks copied' "$raw/probe.cop" && copied=yes
+tick=no
+grep -q '^V timeslice yes' "$raw/probe.tick" && tick=yes
+log "copied stacks: $copied; time-slice tick: $tick; GNU Pth: $pth"
+
+cols="sep k11"
+[ $copied = yes ] && cols="$cols cop"
+[ $pth = yes ] && cols="$cols pth"
+
+# cmd COL: the command line running column COL's binary
+cmd() {
+	case $1 in
+	sep) echo "$G" ;;
+	cop) echo "env GREEN_STACKS=copied $G" ;;
+	k11) echo "$K" ;;
+	pth) echo "$P" ;;
+	esac
+}
+
+# ---- the micro-metrics
+for c in $cols; do
+	log "micro: $c"
+	run "$c.micro" $(cmd $c) micro
+done
+switch=yield_busy,mutex_contention,cond_signal_out,cond_signal_in,cond_signal_out_timed,cond_signal_in_timed
+if [ $copied = yes ]; then
+	for d in 512 1024 2048 4096; do
+		log "micro, copied stacks, live stack $d bytes"
+		run "cop.micro.d$d" env BENCH_DEPTH=$d BENCH_ONLY=$switch $(cmd cop) micro
+	done
+fi
+# switch cost against live stack depth, for the plot (separate stacks are
+# the control: flat)
+sweep="256 512 1024 2048 4096 8192 16384 32768"
+for c in sep cop; do
+	[ $c = cop ] && [ $copied = no ] && continue
+	log "stack-depth sweep: $c"
+	for d in $sweep; do
+		run "$c.sweep.d$d" env BENCH_DEPTH=$d BENCH_ONLY=yield_busy $(cmd $c) micro
 	done
 done
 
-trials=$(sed -n 's/^# metric.*trials=\([0-9]*\).*/\1/p' "$tmp/green")
-cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
-[ -n "$cpu" ] || cpu=$(uname -m)
-ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
-cc=${GREEN_CC_CC:-gcc}
-ccver=$("$cc" --version 2>/dev/null | head -n 1)
+# ---- ticks and preemption
+log "ticks"
+run k11.ticks $(cmd k11) ticks
+run sep.ticks $(cmd sep) ticks
+if [ $tick = yes ]; then
+	run sep.ticks.q0 env GREEN_QUANTUM_MS=0 $(cmd sep) ticks
+	run sep.ticks.q1 env GREEN_QUANTUM_MS=1 $(cmd sep) ticks
+fi
 
-{
-	echo "# green micro-benchmarks"
-	echo
-	echo "- CPU: $cpu ($ncpu online)"
-	echo "- Kernel: $(uname -r)"
-	echo "- Compiler: $ccver (-O2, static, via green-cc)"
-	echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "- Trials: median, min and max over $trials trials of ~$(awk -v s="$scale" 'BEGIN { printf "%g", 30 * s }') ms each (BENCH_SCALE=$scale)"
-	echo "- green: default settings; 1:1: stock musl kernel threads, $pinned"
-	echo
-	echo "| metric | green median (min–max) ns | 1:1 pinned median (min–max) ns | ratio 1:1/green |"
-	echo "|---|---:|---:|---:|"
-	for m in $metrics; do
-		g=$(grep "^$m " "$tmp/green")
-		k=$(grep "^$m " "$tmp/1to1")
-		echo "$g $k" | awk '
-			function fmt(x) {
-				if (x < 10) return sprintf("%.2f", x)
-				if (x < 1000) return sprintf("%.1f", x)
-				return sprintf("%.0f", x)
-			}
-			{
-				ratio = $2 > 0 ? fmt($6 / $2) : "n/a"
-				printf "| %s | %s (%s–%s) | %s (%s–%s) | %s |\n",
-					$1, fmt($2), fmt($3), fmt($4), fmt($6), fmt($7), fmt($8), ratio
-			}'
+# ---- maximum threads (16 KiB stacks); 1:1 capped at half of pid_max so
+# the rest of the machine can still fork
+pid_max=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 32768)
+secs=20
+[ $quick = yes ] && secs=5
+for c in $cols; do
+	cap=100000
+	[ $c = k11 ] && cap=$((pid_max / 2 < cap ? pid_max / 2 : cap))
+	log "maximum threads: $c (cap $cap, ${secs}s)"
+	run "$c.maxthreads" $(cmd $c) maxthreads $cap $secs 16384
+done
+
+# ---- process-context switch (Marovich, Appendix C): two processes
+log "process-context switch"
+run proc $(cmd k11) procswitch
+
+# ---- workloads: Harman's Ping-Pong, shared data, bursty threads
+export BENCH_BUDGET=$budget
+for c in $cols; do
+	log "Ping-Pong: $c"
+	run "$c.pp.one" $(cmd $c) pingpong $pp_one 0
+	# Pth's scheduler scans every waiting thread at each dispatch, so a
+	# tournament of thousands of threads runs for hours: bounded
+	many_limit=$limit
+	[ $c = pth ] && many_limit=$pth_many_limit
+	run_for $many_limit "$c.pp.many" $(cmd $c) pingpong $pp_many 32768
+	log "shared data under one mutex: $c"
+	for n in 250 500 1000 2000; do
+		run "$c.shared$n" $(cmd $c) shared $n 10000
 	done
-} >"$tmp/tables.md"
+	log "bursty threads: $c"
+	for b in 5000 10000 40000; do
+		run "$c.bursty$b" $(cmd $c) bursty 4 4 10000 $b
+	done
+done
+unset BENCH_BUDGET
 
-mv "$tmp/tables.md" "$out/tables.md"
+t_total=$(($(date +%s) - t_start))
+log "done; writing tables"
+
+# ---- what the machine was
+{
+	model=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+	echo "cpu ${model:-$(uname -m)}"
+	echo "ncpu $ncpu"
+	echo "pinned $cpu"
+	echo "kernel $(uname -sr)"
+	echo "cc $("$green_cc" --version 2>/dev/null | sed -n 2p)"
+	[ $pth = yes ] && echo "pth $(pth-config --version 2>/dev/null || echo 'GNU Pth'), built with $($hostcc --version | head -n 1)"
+	echo "quick $quick"
+	echo "pp_one $pp_one"
+	echo "pp_many $pp_many"
+	echo "trials $trials"
+	echo "scale $scale"
+	echo "budget $budget"
+	echo "min_trials $min_trials"
+	echo "copied $copied"
+	echo "tick $tick"
+	echo "pid_max $pid_max"
+	echo "max_map_count $(cat /proc/sys/vm/max_map_count 2>/dev/null || echo '?')"
+	echo "load_start $load_start"
+	echo "load_end $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "seconds $t_total"
+} >"$raw/info"
+
+python3 "$srcdir/bench/tables.py" "$raw" "$out/tables.md" "$out/stack-depth.svg"
 cat "$out/tables.md"
+echo "run.sh: wrote $out/tables.md and $out/stack-depth.svg in ${t_total}s" >&2

@@ -1,0 +1,655 @@
+#!/usr/bin/env python3
+"""tables.py -- turn bench/run.sh's raw output into the metric tables.
+
+    tables.py RAWDIR TABLES.md PLOT.svg
+
+RAWDIR holds one file per run (see run.sh), each in the protocol of
+bench/bench.h: "T name median min max ops trials" timings in ns per
+operation and "V name values..." plain values.  Writes the Markdown tables
+and an SVG plot of switch cost against live stack depth.  Every cell that
+could not be measured says why; nothing is estimated in its place.
+"""
+import math
+import os
+import sys
+
+COLS = ["sep", "cop", "k11", "pth"]
+HEAD = {
+    "sep": "green, separate stacks",
+    "cop": "green, copied stacks",
+    "k11": "1:1 (musl), one CPU",
+    "pth": "GNU Pth",
+}
+DEPTHS = [512, 1024, 2048, 4096]          # Marovich's fit points, bytes
+
+# Marovich 1991 (HPL-91-02, section 3 and Appendix C), microseconds,
+# HP 9000 Series 370 / 835, stacks not copied.
+MAROVICH = [
+    ("Process-context switch (Appendix C)", "procswitch", 584.2, 135.7),
+    ("Yield, busy (thread switch)", "yield_busy", 53.8, 22.2),
+    ("Yield, not busy", "yield_notbusy", 4.0, 2.19),
+    ("Scheduler overhead (tick handler)", "tick", 4.7, 2.85),
+    ("Mutex lock/unlock, no contention", "mutex_nocontention", 10.4, 12.76),
+    ("Mutex lock/unlock, long-term contention", "mutex_contention", 66.1, 35.7),
+    ("Lock manipulation (derived)", "lock_manip", 12.3, 13.7),
+    ("Condition signal, no waiter", "cond_signal_nowaiter", 3.6, 1.81),
+    ("Condition broadcast, no waiter", "cond_broadcast_nowaiter", 3.3, 2.64),
+    ("Condition signal, waiter, outside", "cond_signal_out", 78.0, 40.5),
+    ("Condition signal, waiter, inside", "cond_signal_in", 196, 94.4),
+    ("Event manipulation (derived)", "event_manip", 24.2, 18.3),
+    ("Condition signal, timed waiter, outside", "cond_signal_out_timed", 169.3, 100.7),
+    ("Condition signal, timed waiter, inside", "cond_signal_in_timed", 275, 155.5),
+    ("Once-only overhead (calculated)", "once", 0.42, 0.40),
+    ("Self-identification (calculated)", "self", 0.06, 0.20),
+]
+
+
+class Run:
+    """One raw file: timings T[name] = (med, lo, hi, ops, k), values V."""
+
+    def __init__(self, path):
+        self.T, self.V, self.failed = {}, {}, None
+        self.present = os.path.exists(path)
+        if not self.present:
+            return
+        with open(path) as f:
+            for line in f:
+                w = line.split()
+                if not w:
+                    continue
+                if w[0] == "T" and len(w) >= 7:
+                    self.T[w[1]] = (float(w[2]), float(w[3]), float(w[4]),
+                                    float(w[5]), int(w[6]))
+                elif w[0] == "V" and len(w) >= 2:
+                    self.V.setdefault(w[1], []).append(w[2:])
+                elif line.startswith("# failed:"):
+                    self.failed = line[len("# failed:"):].strip()
+
+
+class Raw:
+    def __init__(self, d):
+        self.d = d
+        self.cache = {}
+        self.info = {}
+        p = os.path.join(d, "info")
+        if os.path.exists(p):
+            for line in open(p):
+                k, _, v = line.rstrip("\n").partition(" ")
+                self.info[k] = v
+
+    def run(self, name):
+        if name not in self.cache:
+            self.cache[name] = Run(os.path.join(self.d, name))
+        return self.cache[name]
+
+    def t(self, name, metric):
+        return self.run(name).T.get(metric)
+
+
+# ---- formatting
+
+def num(x):
+    a = abs(x)
+    if a == 0:
+        return "0"
+    if a >= 100:
+        return "%.0f" % x
+    if a >= 10:
+        return "%.1f" % x
+    return "%.2f" % x
+
+
+def scale_for(ns):
+    if ns >= 1e9:
+        return 1e9, "s"
+    if ns >= 1e6:
+        return 1e6, "ms"
+    if ns >= 1e4:
+        return 1e3, "µs"
+    return 1, "ns"
+
+
+def cell(t, full_trials=None):
+    """median (min–max) unit, and the trial count if it is short."""
+    if t is None:
+        return None
+    med, lo, hi, _, k = t
+    div, unit = scale_for(med)
+    s = "%s (%s–%s) %s" % (num(med / div), num(lo / div), num(hi / div), unit)
+    if full_trials and k < full_trials:
+        s += " [%d trial%s]" % (k, "" if k == 1 else "s")
+    return s
+
+
+def val(ns):
+    if ns is None:
+        return None
+    div, unit = scale_for(abs(ns))
+    return "%s %s" % (num(ns / div), unit)
+
+
+def ratio(a, b):
+    if a is None or b is None or b <= 0:
+        return "—"
+    r = a / b
+    return ("%.0f×" if r >= 100 else "%.1f×" if r >= 10 else "%.2f×") % r
+
+
+def fit(points):
+    """Least squares y = a + b·x; returns (a, b)."""
+    n = len(points)
+    sx = sum(x for x, _ in points)
+    sy = sum(y for _, y in points)
+    sxx = sum(x * x for x, _ in points)
+    sxy = sum(x * y for x, y in points)
+    d = n * sxx - sx * sx
+    b = (n * sxy - sx * sy) / d
+    return (sy - b * sx) / n, b
+
+
+# ---- the tables
+
+class Tables:
+    def __init__(self, raw):
+        self.raw = raw
+        info = raw.info
+        self.trials = int(info.get("trials", "11"))
+        self.copied = info.get("copied") == "yes"
+        self.tick = info.get("tick") == "yes"
+        self.pth = raw.run("pth.micro").present
+        self.na = {
+            "cop": "n/a (copied stacks not built yet)",
+            "pth": "n/a (libpth-dev not installed)",
+        }
+        self.out = []
+
+    def w(self, s=""):
+        self.out.append(s)
+
+    def have(self, col):
+        if col == "cop":
+            return self.copied
+        if col == "pth":
+            return self.pth
+        return True
+
+    # median of a micro metric in a column (None if absent)
+    def med(self, col, metric):
+        t = self.raw.t(col + ".micro", metric)
+        return t[0] if t else None
+
+    def copied_fit(self, metric):
+        pts = []
+        for d in DEPTHS:
+            t = self.raw.t("cop.micro.d%d" % d, metric)
+            if t is None:
+                return None
+            pts.append((d / 1024.0, t[0]))
+        return fit(pts)
+
+    def micro_cell(self, col, metric, switch=False, pth_missing=None):
+        if not self.have(col):
+            return self.na[col]
+        if col == "cop" and switch:
+            f = self.copied_fit(metric)
+            if f is None:
+                return "n/a (not measured)"
+            return "%s + %s/KB" % (val(f[0]), val(f[1]))
+        t = self.raw.t(col + ".micro", metric)
+        if t is None:
+            if col == "pth" and pth_missing:
+                return "n/a (%s)" % pth_missing
+            return "n/a (not measured)"
+        return cell(t)
+
+    # Fixed part of a metric in a column: the median, or the intercept of
+    # the copied-stack fit.
+    def fixed(self, col, metric, switch):
+        if not self.have(col):
+            return None
+        if col == "cop" and switch:
+            f = self.copied_fit(metric)
+            return f[0] if f else None
+        return self.med(col, metric)
+
+    def derived(self, col, terms):
+        """sum of coef·fixed(metric) over terms [(coef, metric, switch)]."""
+        s = 0.0
+        for coef, metric, switch in terms:
+            v = self.fixed(col, metric, switch)
+            if v is None:
+                return None
+            s += coef * v
+        return s
+
+    def derived_cell(self, col, terms):
+        if not self.have(col):
+            return self.na[col]
+        v = self.derived(col, terms)
+        return val(v) if v is not None else "n/a"
+
+    def row(self, name, cells, r=None):
+        self.w("| %s | %s | %s |" % (name, " | ".join(cells), r if r else "—"))
+
+    # ---- stack allocation granularity
+    def stack_info(self, col):
+        if not self.have(col):
+            return None
+        v = self.raw.run(col + ".micro").V.get("stack_usable", [])
+        got = {}
+        for w in v:
+            if len(w) == 2:
+                got[int(w[0])] = int(w[1])
+        return got
+
+    def granularity(self, col):
+        g = self.stack_info(col)
+        if g is None:
+            return self.na[col]
+        if not g or 4096 not in g or 4097 not in g:
+            return "n/a (not measured)"
+        if col == "cop":
+            return "see separate stacks (the save area grows with the live stack)"
+        step = "page (4 KiB)" if g[4097] == g[4096] else "1 byte"
+        return "%s; 16 KiB request → %s B usable; 2 KiB → %s B" % (
+            step, g.get(16384, "?"), g.get(2048, "?"))
+
+    # ---- maximum threads
+    def maxthreads(self, col):
+        if not self.have(col):
+            return self.na[col], self.na[col]
+        r = self.raw.run(col + ".maxthreads")
+        m = r.V.get("maxthreads")
+        if not m:
+            return "n/a (%s)" % (r.failed or "not measured"), "n/a"
+        count, stop, rss, vsz, kst, secs = m[0][:6]
+        err = r.V.get("maxthreads_error", [["none"]])[0]
+        count = int(count)
+        if stop == "cap":
+            c = "≥ %d (stopped at the cap)" % count
+        elif stop == "time":
+            c = "≥ %d (stopped after %s s)" % (count, secs)
+        else:
+            c = "%d (then: %s)" % (count, " ".join(err))
+        mem = "%.1f KiB resident, %.1f KiB virtual" % (float(rss) / 1024, float(vsz) / 1024)
+        k = float(kst)
+        if k > 1024:
+            mem += ", + %.1f KiB kernel stack" % (k / 1024)
+        return c, mem
+
+    # ---- ticks
+    def tick_cells(self):
+        """(scheduler overhead, preemptive switch) per column."""
+        sched, pre = {}, {}
+        for col in COLS:
+            if not self.have(col):
+                sched[col] = pre[col] = self.na[col]
+        if self.tick:
+            a0 = self.raw.run("sep.ticks.q0").V.get("alone")
+            a1 = self.raw.run("sep.ticks.q1").V.get("alone")
+            if a0 and a1:
+                n0, s0 = float(a0[0][0]), float(a0[0][1])
+                n1, s1 = float(a1[0][0]), float(a1[0][1])
+                if n1 - n0 > 10:
+                    sched["sep"] = "%s per tick (%d extra gaps)" % (val((s1 - s0) / (n1 - n0)), n1 - n0)
+                else:
+                    sched["sep"] = "n/a (no tick seen with one runnable thread)"
+            else:
+                sched["sep"] = "n/a (not measured)"
+            t = self.raw.t("sep.ticks.q1", "preempt_switch")
+            pre["sep"] = cell(t) + " (1 ms quantum)" if t else "n/a (no preemption seen)"
+        else:
+            sched["sep"] = pre["sep"] = "n/a (time-slice tick not built yet)"
+        if self.copied:
+            sched["cop"] = pre["cop"] = "n/a (measured with separate stacks only)"
+        a = self.raw.run("k11.ticks").V.get("alone")
+        if a:
+            n, stolen, medgap, dur = (float(x) for x in a[0][:4])
+            sched["k11"] = "%s per interruption, %.0f/s (kernel timer tick and other interrupts)" % (
+                val(medgap), n / (dur / 1e9))
+        else:
+            sched["k11"] = "n/a (not measured)"
+        t = self.raw.t("k11.ticks", "preempt_switch")
+        pre["k11"] = cell(t) if t else "n/a (no preemption seen)"
+        if self.pth:
+            sched["pth"] = pre["pth"] = "n/a (Pth does not time-slice)"
+        return sched, pre
+
+    # ---- process switch (Marovich Appendix C)
+    def procswitch(self):
+        r = self.raw.run("proc")
+        pp, io, gp = (r.T.get(m) for m in ("proc_pingpong", "proc_io", "getpid"))
+        if not (pp and io and gp):
+            return None
+        return pp, io, gp, pp[0] - io[0] - gp[0] / 2
+
+    def main_table(self):
+        T = self.trials
+        cols = COLS
+        self.w("| metric | " + " | ".join(HEAD[c] for c in cols) + " | 1:1 ÷ green |")
+        self.w("|---|" + "---:|" * (len(cols) + 1))
+
+        def timing(name, metric, switch=False, pth_missing=None):
+            cells = [self.micro_cell(c, metric, switch, pth_missing) for c in cols]
+            self.row(name, cells, ratio(self.med("k11", metric), self.med("sep", metric)))
+
+        def deriv(name, terms):
+            cells = [self.derived_cell(c, terms) for c in cols]
+            self.row(name, cells, ratio(self.derived("k11", terms), self.derived("sep", terms)))
+
+        timing("Once-only overhead (`pthread_once`, done)", "once")
+        timing("Self-identification (`pthread_self`)", "self")
+        self.row("Stack allocation granularity", [self.granularity(c) for c in cols])
+        mt = {c: self.maxthreads(c) for c in cols}
+        self.row("Maximum threads (16 KiB stacks, each blocked on a condition)", [mt[c][0] for c in cols])
+        self.row("Memory per thread", [mt[c][1] for c in cols])
+        timing("Yield, not busy", "yield_notbusy")
+        timing("Yield, busy (one switch)", "yield_busy", True)
+        sched, pre = self.tick_cells()
+        self.row("Scheduler overhead (tick handler)", [sched[c] for c in cols])
+        self.row("Preemptive switch (tick + switch)", [pre[c] for c in cols])
+        timing("Mutex lock/unlock, no contention", "mutex_nocontention")
+        timing("Mutex lock/unlock, long-term contention", "mutex_contention", True)
+        deriv("Lock manipulation (derived: long-term − yield busy)",
+              [(1, "mutex_contention", True), (-1, "yield_busy", True)])
+        timing("Condition signal, no waiter", "cond_signal_nowaiter")
+        timing("Condition broadcast, no waiter", "cond_broadcast_nowaiter")
+        timing("Condition signal, waiter, outside critical section", "cond_signal_out", True)
+        timing("Condition signal, waiter, inside critical section", "cond_signal_in", True)
+        timing("Condition signal, timed waiter, outside", "cond_signal_out_timed", True)
+        timing("Condition signal, timed waiter, inside", "cond_signal_in_timed", True)
+        deriv("Event manipulation (derived: signal outside − 2 × yield busy)",
+              [(1, "cond_signal_out", True), (-2, "yield_busy", True)])
+        deriv("Event + lock manipulation (derived: signal inside − 2 × yield busy)",
+              [(1, "cond_signal_in", True), (-2, "yield_busy", True)])
+        deriv("Timed-wait extra (derived: mean of timed − untimed)",
+              [(0.5, "cond_signal_out_timed", True), (-0.5, "cond_signal_out", True),
+               (0.5, "cond_signal_in_timed", True), (-0.5, "cond_signal_in", True)])
+        ps = self.procswitch()
+        if ps:
+            cells = []
+            for c in cols:
+                yb = self.fixed(c, "yield_busy", True)
+                if not self.have(c):
+                    cells.append(self.na[c])
+                elif c == "k11":
+                    cells.append("%s; ÷ 1:1 thread switch = %s" % (val(ps[3]), ratio(ps[3], yb)))
+                else:
+                    cells.append("÷ this column's yield busy = %s" % ratio(ps[3], yb))
+            self.row("Process-context switch (two processes, Appendix C)", cells)
+        else:
+            self.row("Process-context switch (two processes, Appendix C)",
+                     ["n/a (%s)" % (self.raw.run("proc").failed or "not measured")] * len(cols))
+        timing("Thread create + join", "create_join")
+
+    def procswitch_table(self):
+        ps = self.procswitch()
+        if not ps:
+            self.w("Not measured.")
+            return
+        pp, io, gp, sw = ps
+        self.w("| | two processes: I/O + switch | one process: same I/O | ½ getpid | switch |")
+        self.w("|---|---:|---:|---:|---:|")
+        self.w("| Series 370 (1991) | 1356.8 µs | 758.4 µs | 28.4 µs | 584.2 µs |")
+        self.w("| Series 835 (1991) | 499.0 µs | 362.1 µs | 2.4 µs | 135.7 µs |")
+        self.w("| this machine | %s | %s | %s | **%s** |" % (cell(pp), cell(io), val(gp[0] / 2), val(sw)))
+
+    def pingpong_size(self, f):
+        """(games, iterations) of a Ping-Pong run, from any column's output."""
+        for c in COLS:
+            for name in self.raw.run("%s.%s" % (c, f)).T:
+                if name.startswith("pingpong_") and not name.endswith("_setup"):
+                    g, _, i = name[len("pingpong_"):].partition("x")
+                    return int(g), int(i)
+        for line in open(os.path.join(self.raw.d, "info")):
+            if line.startswith("pp_" + f.split(".")[1] + " "):
+                g, i = line.split()[1:3]
+                return int(g), int(i)
+        return None, None
+
+    def workload_rows(self):
+        T = self.trials
+        cols = COLS
+        self.w("| workload | " + " | ".join(HEAD[c] for c in cols) + " | 1:1 ÷ green |")
+        self.w("|---|" + "---:|" * (len(cols) + 1))
+
+        def wl(name, f, metric, per=None):
+            cells = []
+            for c in cols:
+                if not self.have(c):
+                    cells.append(self.na[c])
+                    continue
+                r = self.raw.run("%s.%s" % (c, f))
+                t = r.T.get(metric)
+                if t is None:
+                    cells.append("n/a (%s)" % (r.failed or "not measured"))
+                    continue
+                s = cell(t, T)
+                if per:
+                    s += "; %s/iteration" % val(t[0] / per)
+                cells.append(s)
+            a = self.raw.t("k11." + f, metric)
+            b = self.raw.t("sep." + f, metric)
+            self.row(name, cells, ratio(a and a[0], b and b[0]))
+
+        for f in ("pp.one", "pp.many"):
+            g, i = self.pingpong_size(f)
+            if g is None:
+                self.row("Ping-Pong (%s)" % f, ["n/a (not measured)"] * len(cols))
+                continue
+            m = "pingpong_%dx%d" % (g, i)
+            if g == 1:
+                wl("Ping-Pong, 1 game × %d iterations (play)" % i, f, m, float(i))
+            else:
+                wl("Ping-Pong, %d games × %d iterations (play; %d threads, 32 KiB stacks)"
+                   % (g, i, 2 * g), f, m, float(g * i))
+                wl("Ping-Pong, %d games: creating the %d threads" % (g, 2 * g), f, m + "_setup")
+        for n in (250, 500, 1000, 2000):
+            wl("Shared data under one mutex: %d threads × 10 000 updates" % n,
+               "shared%d" % n, "shared_%d" % n, n * 10000.0)
+        for b, what in ((5000, "shorter than"), (10000, "equal to"), (40000, "longer than")):
+            bound = None
+            r = self.raw.run("sep.bursty%d" % b)
+            v = r.V.get("bursty_10000_%d_bound" % b)
+            if v:
+                bound = float(v[0][0])
+            name = "Bursty: 4 threads × 4 rounds, 10 ms idle, burst %d ms (%s idle)" % (b // 1000, what)
+            if bound:
+                name += "; one-CPU bound %s" % val(bound)
+            wl(name, "bursty%d" % b, "bursty_10000_%d" % b)
+
+    def marovich_table(self):
+        self.w("| metric | Series 370 (1991) | Series 835 (1991) | green, separate stacks | 835 ÷ green |")
+        self.w("|---|---:|---:|---:|---:|")
+        ps = self.procswitch()
+        for name, key, m370, m835 in MAROVICH:
+            now = None
+            if key == "procswitch":
+                now = ps[3] if ps else None
+            elif key == "tick":
+                now = None
+            elif key == "lock_manip":
+                now = self.derived("sep", [(1, "mutex_contention", False), (-1, "yield_busy", False)])
+            elif key == "event_manip":
+                now = self.derived("sep", [(1, "cond_signal_out", False), (-2, "yield_busy", False)])
+            else:
+                now = self.med("sep", key)
+            if key == "procswitch":
+                name += " (an OS figure, not green's)"
+            self.w("| %s | %s µs | %s µs | %s | %s |" % (
+                name, m370, m835, val(now) if now is not None else "n/a",
+                ratio(m835 * 1000, now) if now else "—"))
+        yb = self.med("sep", "yield_busy")
+        yk = self.med("k11", "yield_busy")
+        if ps and yb:
+            self.w("")
+            self.w("Process switch ÷ coroutine switch: Series 370 %.1f×, Series 835 %.1f×, "
+                   "this machine %s (green, separate stacks)%s." % (
+                       584.2 / 53.8, 135.7 / 22.2, ratio(ps[3], yb),
+                       "; process switch ÷ 1:1 kernel-thread switch %s" % ratio(ps[3], yk) if yk else ""))
+
+    def stack_table(self):
+        cols = [c for c in COLS if self.have(c) and c != "cop"]
+        infos = {c: self.stack_info(c) for c in cols}
+        reqs = sorted(set(k for c in cols for k in (infos[c] or {})))
+        self.w("| requested stack | " + " | ".join(HEAD[c] for c in cols) + " |")
+        self.w("|---:|" + "---:|" * len(cols))
+        for r in reqs:
+            name = "default (no attribute)" if r == 0 else "%d B" % r
+            self.w("| %s | %s |" % (name, " | ".join(
+                "%s B" % infos[c][r] if r in (infos[c] or {}) else "—" for c in cols)))
+
+    def write(self, path):
+        info = self.raw.info
+        quick = info.get("quick") == "yes"
+        self.w("# IEEE 1003.4 metric tables: green, 1:1 and GNU Pth")
+        self.w()
+        self.w("Written by `bench/run.sh`%s; how each metric is measured and what "
+               "the derived rows mean: `bench/README.md` and `docs/tables.md`." %
+               (" --quick" if quick else ""))
+        self.w()
+        self.w("- CPU: %s (%s online); all runs pinned to CPU %s with taskset" %
+               (info.get("cpu", "?"), info.get("ncpu", "?"), info.get("pinned", "?")))
+        self.w("- Kernel: %s" % info.get("kernel", "?"))
+        self.w("- Compiler: %s, -O2, static, via green-cc (green and 1:1)" % info.get("cc", "?"))
+        if self.pth:
+            self.w("- GNU Pth: %s, -O2, dynamic, glibc" % info.get("pth", "?"))
+        self.w("- Date: %s; run took %s s; load average %s at the start, %s at the end" %
+               (info.get("date", "?"), info.get("seconds", "?"),
+                info.get("load_start", "?"), info.get("load_end", "?")))
+        self.w("- Micro-metrics: median (min–max) over %s trials of ~%.0f ms each; "
+               "workloads: over up to %s trials, at least %s, fewer when a workload "
+               "passes %s s (the count is shown when short)" %
+               (info.get("trials", "?"), 30 * float(info.get("scale", "1")),
+                info.get("trials", "?"), info.get("min_trials", "?"), info.get("budget", "?")))
+        self.w("- Copied stacks: %s. Time-slice tick: %s." % (
+            "measured" if self.copied else "not built yet (GREEN_STACKS=copied still gives separate stacks), so that column is n/a",
+            "measured" if self.tick else "not built yet, so green's tick rows are n/a"))
+        self.w("- Copied-stack cells are *fixed + marginal per KB of live stack*, a least-squares "
+               "line through live depths of 0.5, 1, 2 and 4 KB, as Marovich did.")
+        self.w()
+        self.w("## The IEEE 1003.4 metrics (Marovich, section 3)")
+        self.w()
+        self.main_table()
+        self.w()
+        self.w("## Process-context switch (Marovich, Appendix C)")
+        self.w()
+        self.w("Two processes pass one byte back and forth through two pipes; "
+               "subtract the same writes and reads in one process and half a "
+               "`getpid` system call.")
+        self.w()
+        self.procswitch_table()
+        self.w()
+        self.w("## Workloads: Harman's Ping-Pong, shared data, bursty threads")
+        self.w()
+        self.workload_rows()
+        self.w()
+        self.w("## Stack allocation: what a thread gets for a request")
+        self.w()
+        self.w("Usable stack as the thread's own implementation reports it "
+               "(`pthread_getattr_np`; Pth: `PTH_ATTR_STACK_SIZE`).")
+        self.w()
+        self.stack_table()
+        self.w()
+        self.w("## Then and now: Marovich's 1991 figures beside green")
+        self.w()
+        self.marovich_table()
+        self.w()
+        self.w("## Switch cost against live stack depth")
+        self.w()
+        if self.copied:
+            f = self.copied_fit("yield_busy")
+            self.w("`stack-depth.svg`: yield-busy switch cost at live stack depths of 0.25–32 KB, "
+                   "copied against separate stacks; copied fit over 0.5–4 KB: %s + %s per KB." %
+                   (val(f[0]), val(f[1])) if f else "`stack-depth.svg`.")
+        else:
+            self.w("`stack-depth.svg`: copied stacks are not built yet, so the plot shows only "
+                   "the control, separate stacks, which should be flat in the live stack depth.")
+        self.w()
+        with open(path, "w") as f:
+            f.write("\n".join(self.out))
+
+
+# ---- the plot
+
+def plot(raw, path, copied):
+    depths = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768]
+    series = []
+    for col, colour, label in (("sep", "#1f77b4", "separate stacks"),
+                               ("cop", "#d62728", "copied stacks")):
+        pts = []
+        for d in depths:
+            t = raw.t("%s.sweep.d%d" % (col, d), "yield_busy")
+            if t:
+                pts.append((d, t[0], t[1], t[2]))
+        if pts:
+            series.append((col, colour, label, pts))
+    W, H = 720, 440
+    L, R, Tp, B = 80, 30, 50, 60
+    ys = [p[3] for s in series for p in s[3]] or [1]
+    top = max(ys) * 1.1
+    e = 10 ** math.floor(math.log10(top))
+    ymax = next(m * e for m in (1, 2, 5, 10) if m * e >= top)
+
+    def X(d):
+        return L + (math.log2(d) - 8) / 7 * (W - L - R)
+
+    def Y(v):
+        return H - B - v / ymax * (H - Tp - B)
+
+    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+         'viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">' % (W, H, W, H),
+         '<rect width="100%" height="100%" fill="white"/>',
+         '<text x="%d" y="22" font-size="15" text-anchor="middle">Copied-stack switch cost '
+         'against live stack depth (yield, busy)</text>' % (W / 2)]
+    # axes and grid
+    for i in range(6):
+        v = ymax * i / 5
+        o.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (L, Y(v), W - R, Y(v)))
+        o.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (L - 6, Y(v) + 4, num(v)))
+    for d in depths:
+        o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>' % (X(d), Tp, X(d), H - B))
+        o.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (
+            X(d), H - B + 16, "%g" % (d / 1024.0)))
+    o.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, H - B, W - R, H - B))
+    o.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, Tp, L, H - B))
+    o.append('<text x="%d" y="%d" text-anchor="middle">live stack depth (KB, log scale)</text>' % (
+        (L + W - R) / 2, H - 18))
+    o.append('<text x="18" y="%d" text-anchor="middle" transform="rotate(-90 18 %d)">'
+             'ns per switch (median, min–max bars)</text>' % ((Tp + H - B) / 2, (Tp + H - B) / 2))
+    ly = Tp + 10
+    for col, colour, label, pts in series:
+        o.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
+            colour, " ".join("%.1f,%.1f" % (X(d), Y(m)) for d, m, _, _ in pts)))
+        for d, m, lo, hi in pts:
+            o.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>' % (
+                X(d), Y(lo), X(d), Y(hi), colour))
+            o.append('<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s"/>' % (X(d), Y(m), colour))
+        o.append('<rect x="%d" y="%d" width="14" height="4" fill="%s"/>' % (L + 16, ly - 4, colour))
+        o.append('<text x="%d" y="%d">%s</text>' % (L + 36, ly + 2, label))
+        ly += 18
+    if not copied:
+        o.append('<text x="%d" y="%d" font-size="14" fill="#d62728" text-anchor="middle">'
+                 'Copied stacks are not built yet: no copied-stack points.</text>' % (
+                     (L + W - R) / 2, Tp + 60))
+        o.append('<text x="%d" y="%d" fill="#555" text-anchor="middle">Shown: separate stacks, '
+                 'the control (the switch copies nothing, so it should be flat).</text>' % (
+                     (L + W - R) / 2, Tp + 80))
+    o.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(o) + "\n")
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.stderr.write("usage: tables.py RAWDIR TABLES.md PLOT.svg\n")
+        return 2
+    raw = Raw(sys.argv[1])
+    t = Tables(raw)
+    t.write(sys.argv[2])
+    plot(raw, sys.argv[3], t.copied)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
