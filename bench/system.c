@@ -39,8 +39,10 @@ struct spinner {
 	double thresh;       /* a gap longer than this was stolen time */
 	long n, cap;         /* gaps recorded */
 	double *gap;
-	double stolen;       /* sum of gaps */
+	double stolen;       /* sum of gaps (in a duo: not hand-overs) */
+	long inner;          /* in a duo: how many such gaps */
 	long loops;
+	double start, end;
 };
 
 /*
@@ -54,25 +56,26 @@ static void *spin(void *arg)
 {
 	struct spinner *s = arg;
 	double start = now_ns(), prev = start, t;
+	s->start = start;
 	do {
 		t = now_ns();
 		s->loops++;
-		if (s->id >= 0) {
-			if (spin_last != s->id) {
-				/* read again: this thread may have been preempted
-				 * between its reading and this test */
-				t = now_ns();
-				if (spin_last >= 0 && s->n < s->cap) s->gap[s->n++] = t - spin_last_t;
-				spin_last = s->id;
-				spin_handovers++;
-			}
-			spin_last_t = t;
+		if (s->id >= 0 && spin_last != s->id) {
+			/* read again: this thread may have been preempted
+			 * between its reading and this test */
+			t = now_ns();
+			if (spin_last >= 0 && s->n < s->cap) s->gap[s->n++] = t - spin_last_t;
+			spin_last = s->id;
+			spin_handovers++;
 		} else if (t - prev > s->thresh) {
-			if (s->n < s->cap) s->gap[s->n++] = t - prev;
+			if (s->id < 0 && s->n < s->cap) s->gap[s->n++] = t - prev;
 			s->stolen += t - prev;
+			s->inner++;
 		}
+		if (s->id >= 0) spin_last_t = t;
 		prev = t;
 	} while (t - start < s->dur);
+	s->end = t;
 	return 0;
 }
 
@@ -82,13 +85,13 @@ static int cmp_d(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void spin_duo(struct spinner s[2], double dur, long cap)
+static void spin_duo(struct spinner s[2], double dur, long cap, double thresh)
 {
 	b_thread t[2];
 	spin_last = -1;
 	spin_handovers = 0;
 	for (int i = 0; i < 2; i++) {
-		s[i] = (struct spinner){ .id = i, .dur = dur, .cap = cap };
+		s[i] = (struct spinner){ .id = i, .dur = dur, .cap = cap, .thresh = thresh };
 		s[i].gap = calloc(cap ? cap : 1, sizeof(double));
 		if (!s[i].gap) die("calloc", ENOMEM);
 	}
@@ -110,7 +113,7 @@ int cmd_probe(int argc, char **argv)
 	printf("V stacks %s\n", dist < 4096 ? "copied" : "separate");
 
 	struct spinner s[2];
-	spin_duo(s, 150e6, 16);
+	spin_duo(s, 150e6, 16, 1e9);
 	/* one hand-over is the first thread finishing; more is preemption */
 	printf("V handovers %ld\n", spin_handovers);
 	printf("V timeslice %s\n", spin_handovers > 3 ? "yes" : "no");
@@ -125,6 +128,9 @@ int cmd_probe(int argc, char **argv)
  *   one thread spinning (a parked helper present): gaps in its stream of
  *   clock readings.  With a time-slice tick armed, comparing runs with and
  *   without it gives the tick's cost (tables.py does the subtraction).
+ * V duo COUNT STOLEN_NS WALL_NS
+ *   two threads spinning: the gaps that are not hand-overs (interrupts,
+ *   and ticks that found no reason to switch), over WALL_NS of spinning.
  * T preempt_switch ...
  *   two threads spinning: each hand-over gap (tick + switch).  Printed
  *   only when preemption happened (more than a few hand-overs).
@@ -153,8 +159,11 @@ int cmd_ticks(int argc, char **argv)
 	free(a.gap);
 
 	struct spinner s[2];
-	spin_duo(s, dur / 2, cap);
+	spin_duo(s, dur / 2, cap, a.thresh);
 	long n = s[0].n + s[1].n;
+	double wall = (s[0].end > s[1].end ? s[0].end : s[1].end) -
+	              (s[0].start < s[1].start ? s[0].start : s[1].start);
+	printf("V duo %ld %.0f %.0f\n", s[0].inner + s[1].inner, s[0].stolen + s[1].stolen, wall);
 	printf("V handovers %ld\n", spin_handovers);
 	if (spin_handovers > 3 && n > 0) {
 		double *all = malloc(n * sizeof(double));
