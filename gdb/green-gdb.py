@@ -286,6 +286,8 @@ def copied_stack_image(t):
     if not _live_native():
         raise gdb.GdbError("green: a parked copied-stack thread can only be shown "
                            "in a live process")
+    if lay.has("addr.region_owner") and lay.ptr(lay.value("addr.region_owner")) == t.addr:
+        return None, None   # its frames are still in place on the region
     buf = lay.field(t.addr, "thread.copy_buf")
     n = lay.field(t.addr, "thread.copy_len")
     at = lay.field(t.addr, "thread.copy_at")
@@ -306,9 +308,10 @@ class Selection:
         self.overlay = None
         if t.stack_mode == "copied":
             at, data = copied_stack_image(t)
-            inf = gdb.selected_inferior()
-            self.overlay = (at, bytes(inf.read_memory(at, len(data))))
-            inf.write_memory(at, data)
+            if data is not None:
+                inf = gdb.selected_inferior()
+                self.overlay = (at, bytes(inf.read_memory(at, len(data))))
+                inf.write_memory(at, data)
         self.regs = {}
         for reg, off in lay.frame.items():
             if reg != "sp":

@@ -12,4 +12,19 @@
 
 /* __GREEN_THREADS__ (set by green-cc) is 1 in green mode, 0 in 1:1 mode */
 
+/* Stack modes of new threads (docs/man/pthread_attr_setstackmode_np.md).
+ * In 1:1 mode the attribute is accepted and every stack is separate. */
+#define PTHREAD_STACK_DEFAULT_NP  0   /* the process default: GREEN_STACKS */
+#define PTHREAD_STACK_SEPARATE_NP 1   /* a stack of its own, guard page below */
+#define PTHREAD_STACK_COPIED_NP   2   /* runs on the shared region; parked, it keeps only its live stack */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+int pthread_attr_setstackmode_np(pthread_attr_t *, int);
+int pthread_attr_getstackmode_np(const pthread_attr_t *, int *);
+#ifdef __cplusplus
+}
+#endif
+
 #endif

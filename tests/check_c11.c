@@ -142,8 +142,8 @@ static int try_lock(void *arg)
 
 static int timed_lock(void *arg)
 {
-	struct timespec at = abs_in_ms(50);
 	uint64_t t0 = now_ns();
+	struct timespec at = abs_in_ms(50);
 	int r = mtx_timedlock(arg, &at);
 	ck_assert_uint_ge(now_ns() - t0, 40000000u);
 	if (r == thrd_success) mtx_unlock(arg);
@@ -272,8 +272,8 @@ START_TEST(cnd_timedwait_timeout)
 	ck_assert_int_eq(mtx_init(&m, mtx_plain), thrd_success);
 	ck_assert_int_eq(cnd_init(&c), thrd_success);
 	mtx_lock(&m);
-	at = abs_in_ms(50);
 	t0 = now_ns();
+	at = abs_in_ms(50);
 	ck_assert_int_eq(cnd_timedwait(&c, &m, &at), thrd_timedout);
 	ck_assert_uint_ge(now_ns() - t0, 40000000u);
 	ck_assert_int_eq(thrd_create(&t, try_lock, &m), thrd_success);

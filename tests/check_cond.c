@@ -121,8 +121,8 @@ START_TEST(timedwait_timeout)
 	pthread_mutexattr_destroy(&a);
 
 	pthread_mutex_lock(&m);
-	at = abs_in_ms(50);
 	t0 = now_ns();
+	at = abs_in_ms(50);
 	ck_assert_int_eq(pthread_cond_timedwait(&c, &m, &at), ETIMEDOUT);
 	ck_assert_uint_ge(now_ns() - t0, 50000000u);
 	/* held, and by us: trylock is EBUSY (as for any held mutex), lock
@@ -154,10 +154,10 @@ START_TEST(timedwait_monotonic)
 	pthread_condattr_destroy(&ca);
 
 	pthread_mutex_lock(&m);
+	t0 = now_ns();                      /* before the deadline is taken */
 	clock_gettime(CLOCK_MONOTONIC, &at);
 	at.tv_nsec += 50000000;
 	if (at.tv_nsec >= 1000000000) { at.tv_sec++; at.tv_nsec -= 1000000000; }
-	t0 = now_ns();
 	/* read as CLOCK_REALTIME this deadline would be decades past */
 	ck_assert_int_eq(pthread_cond_timedwait(&c, &m, &at), ETIMEDOUT);
 	ck_assert_uint_ge(now_ns() - t0, 50000000u);

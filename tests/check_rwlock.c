@@ -68,8 +68,8 @@ static void *try_while_written(void *arg)
 
 	ck_assert_int_eq(pthread_rwlock_tryrdlock(&rw), EBUSY);
 	ck_assert_int_eq(pthread_rwlock_trywrlock(&rw), EBUSY);
-	at = abs_in_ms(50);
 	t0 = now_ns();
+	at = abs_in_ms(50);
 	ck_assert_int_eq(pthread_rwlock_timedrdlock(&rw, &at), ETIMEDOUT);
 	at = abs_in_ms(50);
 	ck_assert_int_eq(pthread_rwlock_timedwrlock(&rw, &at), ETIMEDOUT);
@@ -125,8 +125,8 @@ static void *try_write(void *arg)
 
 static void *timed_write(void *arg)
 {
-	struct timespec at = abs_in_ms(50);
 	uint64_t t0 = now_ns();
+	struct timespec at = abs_in_ms(50);
 	int r = pthread_rwlock_timedwrlock(&rw, &at);
 	ck_assert_uint_ge(now_ns() - t0, 40000000u);
 	return (void *)(intptr_t)r;

@@ -76,8 +76,8 @@ START_TEST(timedwait_errors)
 	uint64_t t0;
 
 	ck_assert_int_eq(sem_init(&s, 0, 0), 0);
-	at = abs_in_ms(50);
 	t0 = now_ns();
+	at = abs_in_ms(50);
 	errno = 0;
 	ck_assert_int_eq(sem_timedwait(&s, &at), -1);
 	ck_assert_int_eq(errno, ETIMEDOUT);
@@ -318,8 +318,8 @@ START_TEST(pshared_timedwait)
 	ck_assert_int_eq(sem_trywait(s), 0);
 	ck_assert_int_eq(sem_trywait(s), -1);
 	ck_assert_int_eq(errno, EAGAIN);
-	at = abs_in_ms(50);
 	t0 = now_ns();
+	at = abs_in_ms(50);
 	ck_assert_int_eq(sem_timedwait(s, &at), -1);
 	ck_assert_int_eq(errno, ETIMEDOUT);
 	ck_assert_uint_ge(now_ns() - t0, 40000000u);

@@ -25,6 +25,7 @@ hidden void __green_runq_reset(void);
 hidden void __green_timers_reset(void);
 hidden void __green_futex_reset(void);
 hidden void __green_reap_reset(void);
+hidden void __green_io_reset(void);
 
 int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
 {
@@ -60,6 +61,7 @@ static void child_keeps_caller(void)
 	__green_runq_reset();
 	__green_timers_reset();
 	__green_futex_reset();
+	__green_io_reset();
 	__green_reap_reset();
 	if (self != &__green_main) __green_main.state = GS_EXITED;
 	__green_pid = __syscall(SYS_getpid);

@@ -4,6 +4,8 @@
  *   GREEN_STACK_SIZE   default stack size of new threads, bytes; K/M suffix
  *   GREEN_STACKS       separate | copied: default stack mode
  *   GREEN_QUANTUM_MS   time slice in ms; 0 = cooperative only
+ *   GREEN_COPIED_REGION  size of the shared run-stack region of copied
+ *                      threads, bytes; K/M suffix
  *
  * Read once, with getenv only (no system call).  A malformed value is
  * reported by name and ignored.
@@ -45,6 +47,13 @@ hidden void __green_config_load(void)
 		if (!strcmp(s, "separate")) __green_config.stack_mode = GREEN_STACK_SEPARATE;
 		else if (!strcmp(s, "copied")) __green_config.stack_mode = GREEN_STACK_COPIED;
 		else __green_say("green: ignoring GREEN_STACKS=%s (want separate or copied)\n", s);
+	}
+	if ((s = getenv("GREEN_COPIED_REGION")) && *s) {
+		size_t v;
+		if (parse_size(s, &v) || v < 16384)
+			__green_say("green: ignoring GREEN_COPIED_REGION=%s (want bytes >= 16384, K or M suffix)\n", s);
+		else
+			__green_config.region_size = v;
 	}
 	if ((s = getenv("GREEN_QUANTUM_MS")) && *s) {
 		char *end;

@@ -138,6 +138,11 @@ struct green_thread {
 	int policy, prio;
 
 	int np;                        /* saved no-preempt depth (switch.c) */
+
+	/* Copied stacks (copied.c): the saved live stack [sp, top). */
+	void *save;
+	size_t save_len, save_cap;
+	unsigned char started;         /* a copied thread's first frame exists */
 	int rdlocks;                   /* read locks held (rwlock.c) */
 
 	/* Signals (signal.c): bit s-1 stands for signal s. */
@@ -259,6 +264,18 @@ hidden void __green_tick_after_fork(void);
 extern hidden int __green_ticking;
 extern hidden int __green_pid;                   /* to recognise a vfork child */
 extern hidden struct pthread *__green_tcb;       /* musl's one TCB (switch.c) */
+
+/* ---- copied stacks (copied.c) */
+extern hidden struct green_thread *__green_region_owner;
+extern hidden char *__green_region_lo, *__green_region_top;
+hidden void __green_copied_switch(struct green_thread *from, struct green_thread *to);
+hidden struct green_thread *__green_copied_alloc(size_t size, int *err);
+hidden void __green_copied_free(struct green_thread *);
+hidden int __green_in_region(const void *);
+
+/* the stack-mode attribute (pthread_attr_setstackmode_np), in a spare
+ * slot of musl's pthread_attr_t */
+#define _a_stackmode __u.__i[3*__SU+4]
 extern hidden unsigned long __green_nswitch;
 
 /* After a switch lands on a thread: deliver what is pending for it. */
@@ -298,6 +315,7 @@ struct green_config {
 	size_t stack_size;   /* GREEN_STACK_SIZE */
 	int stack_mode;      /* GREEN_STACKS */
 	int quantum_ms;      /* GREEN_QUANTUM_MS */
+	size_t region_size;  /* GREEN_COPIED_REGION */
 	int loaded;
 };
 extern hidden struct green_config __green_config;

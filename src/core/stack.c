@@ -126,6 +126,10 @@ hidden void __green_stack_free(struct green_thread *t)
 	size_t total = t->map_size, guard = t->guard_size;
 	unsigned vg_id = t->vg_id;
 
+	if (t->stack_mode == GREEN_STACK_COPIED) {
+		__green_copied_free(t);
+		return;
+	}
 	t->magic = 0;
 	if (!t->own_stack) {
 		if (t->user_stack) GREEN_VG_STACK_DEREGISTER(vg_id);
@@ -149,8 +153,16 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 	struct green_thread *t;
 	char buf[160];
 
-	for (t = __green_all; t; t = t->all_next) {
+	if (__green_region_top && a >= __green_region_lo - PAGE_SIZE && a < __green_region_lo + PAGE_SIZE &&
+	    (t = __green_region_owner)) {
+		__green_describe(t, buf, sizeof buf);
+		__green_say("green: %s overflowed the copied-stack region of %zu bytes "
+		            "(fault at %p; GREEN_COPIED_REGION sets its size)\n",
+		            buf, (size_t)(__green_region_top - __green_region_lo), (void *)a);
+		t = 0;
+	} else for (t = __green_all; t; t = t->all_next) {
 		char *g = t->map_base;
+		if (t->stack_mode == GREEN_STACK_COPIED) continue;
 		if (t->guard_size && a >= g && a < g + t->guard_size + PAGE_SIZE) {
 			__green_describe(t, buf, sizeof buf);
 			__green_say("green: %s overflowed its stack of %zu bytes "

@@ -50,7 +50,10 @@ hidden void __green_switch(struct green_thread *from, struct green_thread *to)
 	__green_cur = to;
 	__green_nswitch++;
 
-	__green_arch_switch(&from->sp, to->sp);
+	if (to->stack_mode == GREEN_STACK_COPIED && __green_region_owner != to)
+		__green_copied_switch(from, to);   /* the region changes hands */
+	else
+		__green_arch_switch(&from->sp, to->sp);
 
 	/* running as `from` again, on its own stack */
 	if (reap_list) __green_reap();

@@ -83,7 +83,7 @@ int __green_start_main(int argc, char **argv, char **envp)
 	return main(argc, argv, envp);
 }
 
-static void start(void *arg)
+hidden void __green_thread_start(void *arg)
 {
 	struct green_thread *self = arg;
 	__green_reap();          /* a new thread's no-preempt depth starts at 0 */
@@ -100,7 +100,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 {
 	struct green_thread *t, *self;
 	pthread_attr_t attr = { 0 };
-	int c11 = attrp == __ATTRP_C11_THREAD, err = 0;
+	int c11 = attrp == __ATTRP_C11_THREAD, err = 0, mode;
 	size_t size, guard;
 
 	if (!fn) return EINVAL;
@@ -110,9 +110,17 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	       __green_config.stack_size ? __green_config.stack_size : __default_stacksize;
 	guard = attrp && !c11 ? attr._a_guardsize : __default_guardsize;
 
+	/* the attribute's mode, else separate for a stack the program gives,
+	 * else the process default (GREEN_STACKS) */
+	if (attrp && !c11 && attr._a_stackmode) mode = attr._a_stackmode - 1;
+	else mode = attr._a_stackaddr ? GREEN_STACK_SEPARATE : __green_config.stack_mode;
+	if (mode == GREEN_STACK_COPIED && attr._a_stackaddr) return EINVAL;
+
 	GREEN_ENTER();
 	libc.need_locks = 1;   /* again, if a fork child had dropped back to 0 */
-	if (attr._a_stackaddr) {
+	if (mode == GREEN_STACK_COPIED) {
+		t = __green_copied_alloc(size, &err);
+	} else if (attr._a_stackaddr) {
 		t = __green_stack_adopt((char *)attr._a_stackaddr - size, size, &err);
 	} else {
 		t = __green_stack_alloc(size, guard, &err);
@@ -132,7 +140,6 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	t->c11 = c11;
 	t->detached = attr._a_detach == PTHREAD_CREATE_DETACHED;
 	t->sigmask = self->sigmask;   /* POSIX: the creator's mask; nothing pending */
-	t->stack_mode = GREEN_STACK_SEPARATE;
 	if (attr._a_sched) {
 		t->policy = attr._a_policy;
 		t->prio = attr._a_prio;
@@ -140,7 +147,14 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 		t->policy = self->policy;
 		t->prio = self->prio;
 	}
-	t->sp = __green_arch_make((char *)t->stack_lo + t->stack_size, start, t);
+	if (t->stack_mode == GREEN_STACK_SEPARATE) {
+		t->started = 1;
+		t->sp = __green_arch_make((char *)t->stack_lo + t->stack_size, __green_thread_start, t);
+	}   /* a copied thread's first frame is built on the region (copied.c) */
+	if (t->stack_mode == GREEN_STACK_COPIED && __green_in_region(arg) && self != t)
+		__green_say("green: thread %u passes a pointer into its copied stack (%p) to "
+		            "pthread_create: it is valid only while thread %u runs (docs/stacks.md)\n",
+		            self->id, arg, self->id);
 	all_add(t);
 	__green_live++;
 	__green_ready(t);

@@ -8,7 +8,10 @@
 #define GREEN_VG_STACK_REGISTER(lo, hi) VALGRIND_STACK_REGISTER((lo), (hi))
 #define GREEN_VG_STACK_DEREGISTER(id)   VALGRIND_STACK_DEREGISTER(id)
 #define GREEN_ON_VALGRIND()             RUNNING_ON_VALGRIND
+#include <memcheck.h>
+#define GREEN_VG_MAKE_UNDEFINED(p, n)   VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #else
+#define GREEN_VG_MAKE_UNDEFINED(p, n)   ((void)(p), (void)(n))
 #define GREEN_VG_STACK_REGISTER(lo, hi) 0u
 #define GREEN_VG_STACK_DEREGISTER(id)   ((void)(id))
 #define GREEN_ON_VALGRIND()             0

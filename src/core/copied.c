@@ -1,0 +1,188 @@
+/*
+ * copied.c — copied stacks: many threads, one run-stack region.
+ *
+ * Design
+ * ------
+ * A copied-stack thread has no stack of its own while it is parked.  All
+ * copied threads run on one shared region (mmap'd once, a guard page
+ * below it); the thread whose live stack is in the region is its *owner*.
+ * A parked copied thread keeps only its descriptor (malloc'd) and a save
+ * area holding the live part of its stack, [sp, top).
+ *
+ * Switching to a copied thread T that does not own the region goes
+ * through the scheduler context, a small coroutine with a stack of its
+ * own, because the region is about to be overwritten and nobody may be
+ * running on it:
+ *
+ *   from ──arch switch──> scheduler context:
+ *                            save the owner's [sp, top) to its save area
+ *                            copy T's save area back to [T.sp, top)
+ *                            (or build T's first frame, if T is new)
+ *                            owner = T
+ *                         ──arch switch──> T
+ *
+ * Saving is lazy: leaving a copied thread for a separate-stack one copies
+ * nothing, and coming back to the owner is a plain switch.  So the cost
+ * of copying is paid only between two copied threads: a fixed part (two
+ * switches) plus a part proportional to the live stack (bench/ fits it
+ * by least squares, as Marovich's Table 3 did).
+ *
+ * Addresses of stack variables of a copied thread are valid only while
+ * it runs (Marovich 2.1): the library never hands such an address to
+ * another thread — every wait record lives in the thread descriptor — and
+ * pthread_create warns when its argument points into the region.  A
+ * signal frame or a preempted thread's tick-handler frame is simply part
+ * of the live stack and is saved with it.
+ *
+ * The region's size bounds how deep a copied thread may go:
+ * GREEN_COPIED_REGION bytes (default 1 MiB, see docs/environment.md); a
+ * thread that overflows it hits the guard page and is named.
+ */
+#include <sys/mman.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include "green.h"
+#include "valgrind-glue.h"
+
+#define SCHED_STACK (64 * 1024)
+
+hidden char *__green_region_lo, *__green_region_top;   /* usable [lo, top) */
+hidden size_t __green_region_guard;
+hidden struct green_thread *__green_region_owner;
+
+static void *sched_sp;                       /* the scheduler context, parked */
+static struct green_thread *xfer_to;         /* whom it switches to next */
+
+static void save(struct green_thread *t)
+{
+	size_t n = __green_region_top - (char *)t->sp;
+	if (n > t->save_cap) {
+		size_t cap = (n + 255) & -(size_t)256;
+		void *p = realloc(t->save, cap);
+		if (!p) {
+			__green_say("green: out of memory saving the copied stack of thread %u\n", t->id);
+			abort();
+		}
+		t->save = p;
+		t->save_cap = cap;
+	}
+	memcpy(t->save, t->sp, n);
+	t->save_len = n;
+}
+
+static void restore(struct green_thread *t)
+{
+	GREEN_VG_MAKE_UNDEFINED((char *)t->sp, t->save_len);
+	memcpy(t->sp, t->save, t->save_len);
+}
+
+hidden void __green_thread_start(void *);
+
+/* The scheduler context: runs only between two arch switches. */
+static void sched_loop(void *unused)
+{
+	for (;;) {
+		struct green_thread *o = __green_region_owner, *t = xfer_to;
+		if (o && o != t && o->state != GS_EXITED) save(o);
+		if (!t->started) {
+			t->started = 1;
+			t->sp = __green_arch_make(__green_region_top, __green_thread_start, t);
+		} else if (o != t) {
+			restore(t);
+		}
+		__green_region_owner = t;
+		__green_arch_switch(&sched_sp, t->sp);
+	}
+}
+
+/* from -> to where to is a copied thread that does not own the region. */
+hidden void __green_copied_switch(struct green_thread *from, struct green_thread *to)
+{
+	xfer_to = to;
+	__green_arch_switch(&from->sp, sched_sp);
+}
+
+/* Map the region and the scheduler context's stack, once. */
+static int region_init(void)
+{
+	size_t size = __green_config.region_size ? __green_config.region_size : 1 << 20;
+	size_t guard = (__default_guardsize + PAGE_SIZE - 1) & -PAGE_SIZE;
+	char *base, *sbase;
+
+	size = (size + PAGE_SIZE - 1) & -PAGE_SIZE;
+	base = mmap(0, size + guard, PROT_READ | PROT_WRITE,
+	            MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (base == MAP_FAILED) return EAGAIN;
+	sbase = mmap(0, SCHED_STACK + guard, PROT_READ | PROT_WRITE,
+	             MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (sbase == MAP_FAILED) {
+		munmap(base, size + guard);
+		return EAGAIN;
+	}
+	mprotect(base, guard, PROT_NONE);
+	mprotect(sbase, guard, PROT_NONE);
+	GREEN_VG_STACK_REGISTER(base + guard, base + guard + size);
+	GREEN_VG_STACK_REGISTER(sbase + guard, sbase + guard + SCHED_STACK);
+	__green_region_guard = guard;
+	__green_region_lo = base + guard;
+	__green_region_top = base + guard + size;
+	sched_sp = __green_arch_make(sbase + guard + SCHED_STACK, sched_loop, 0);
+	return 0;
+}
+
+/* A descriptor for a new copied-stack thread (its stack is the region). */
+hidden struct green_thread *__green_copied_alloc(size_t size, int *err)
+{
+	struct green_thread *t;
+
+	if (!__green_region_top && (*err = region_init())) return 0;
+	if (size > (size_t)(__green_region_top - __green_region_lo)) {
+		*err = EINVAL;   /* deeper than the region: docs/stacks.md */
+		return 0;
+	}
+	t = calloc(1, sizeof *t);
+	if (!t) {
+		*err = EAGAIN;
+		return 0;
+	}
+	t->stack_mode = GREEN_STACK_COPIED;
+	t->stack_lo = __green_region_lo;
+	t->stack_size = __green_region_top - __green_region_lo;
+	t->guard_size = __green_region_guard;
+	return t;
+}
+
+hidden void __green_copied_free(struct green_thread *t)
+{
+	if (__green_region_owner == t) __green_region_owner = 0;
+	t->magic = 0;
+	free(t->save);
+	free(t->tsd);
+	free(t);
+}
+
+/* Does p point into the region while a copied thread other than the
+ * running one may soon overwrite it? */
+hidden int __green_in_region(const void *p)
+{
+	return __green_region_top && (const char *)p >= __green_region_lo &&
+	       (const char *)p < __green_region_top;
+}
+
+/* ---- the attribute (green's _np extension, docs/man/pthread_attr_setstackmode_np.md) */
+
+int pthread_attr_setstackmode_np(pthread_attr_t *a, int mode)
+{
+	if (mode != PTHREAD_STACK_DEFAULT_NP && mode != PTHREAD_STACK_SEPARATE_NP &&
+	    mode != PTHREAD_STACK_COPIED_NP)
+		return EINVAL;
+	a->_a_stackmode = mode;
+	return 0;
+}
+
+int pthread_attr_getstackmode_np(const pthread_attr_t *a, int *mode)
+{
+	*mode = a->_a_stackmode;
+	return 0;
+}
