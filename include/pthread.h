@@ -28,3 +28,24 @@ int pthread_attr_getstackmode_np(const pthread_attr_t *, int *);
 #endif
 
 #endif
+
+/* POSIX 2024 waits on a chosen clock (CLOCK_REALTIME or CLOCK_MONOTONIC),
+ * which musl 1.2.3's header lacks; provided in both threads modes. */
+#ifndef GREEN_PTHREAD_CLOCK_H
+#define GREEN_PTHREAD_CLOCK_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+int pthread_cond_clockwait(pthread_cond_t *__restrict, pthread_mutex_t *__restrict,
+                           clockid_t, const struct timespec *__restrict);
+int pthread_mutex_clocklock(pthread_mutex_t *__restrict, clockid_t,
+                            const struct timespec *__restrict);
+int pthread_rwlock_clockrdlock(pthread_rwlock_t *__restrict, clockid_t,
+                               const struct timespec *__restrict);
+int pthread_rwlock_clockwrlock(pthread_rwlock_t *__restrict, clockid_t,
+                               const struct timespec *__restrict);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -17,6 +17,24 @@ hidden void __green_cancel_point(void)
 		__pthread_exit(PTHREAD_CANCELED);
 }
 
+/*
+ * Asynchronous cancellation of a thread that was off the CPU: the cancel
+ * request finds it runnable (preempted by the tick, or yielding), and it
+ * acts the moment the thread is switched in again — switch.c and the
+ * start of a new thread call this.  A thread spinning in user code with
+ * asynchronous cancellation enabled is thus cancelled at the tick that
+ * lets the cancelling thread run.  Only a thread that enabled it is
+ * affected; what it was doing is abandoned, which POSIX allows only in
+ * async-cancel-safe code (the program's concern, as everywhere).
+ */
+hidden void __green_cancel_async(struct green_thread *self)
+{
+	if (self->cancel_pending && self->cancel_async && !self->cancel_disable) {
+		__green_np = 0;   /* the handlers run preemptible, as the thread did */
+		__pthread_exit(PTHREAD_CANCELED);
+	}
+}
+
 int pthread_cancel(pthread_t p)
 {
 	struct green_thread *t = __green_lookup(p);

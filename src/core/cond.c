@@ -45,27 +45,31 @@ hidden void __green_cond_signal(struct gcond *c, int n)
 	while (n-- && (t = __gq_pop(&c->q))) {
 		m = t->wait_aux;
 		if (t->heap_idx) __green_timer_del(t);
-		if (!m->owner) {
-			m->owner = t;
+		if (!m->owner && !(m->type & GM_NOTRECOVERABLE)) {
+			__green_mutex_own(m, t);
 			__green_wake(t, 0);
+		} else if (!m->owner) {
+			__green_wake(t, 0);    /* the wait re-acquires: ENOTRECOVERABLE */
 		} else {
 			t->wait = GW_MUTEX;
 			t->wait_obj = m;
+			__green_pi_boost(m, t);
 			__gq_push(&m->q, t);
 		}
 	}
 	GREEN_LEAVE();
 }
 
-hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, const struct timespec *at)
+hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
+                             const struct timespec *at)
 {
 	struct green_thread *self = __green_cur;
 	uint64_t deadline = GREEN_NO_DEADLINE;
-	int r, err, count;
+	int r, err, count, got = 0;
 
 	if (m->owner != self) return EPERM;
 	if (at) {
-		deadline = __green_deadline(c->clock, at, &err);
+		deadline = __green_deadline(clk, at, &err);
 		if (err) return err;
 	}
 	__green_cancel_point();
@@ -79,11 +83,13 @@ hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, const struct tim
 	r = __green_wait(&c->q, GW_COND, c, deadline);
 	self->canceling = 0;
 	self->wait_aux = 0;
-	if (m->owner != self) __green_mutex_acquire(m, GREEN_NO_DEADLINE);
-	m->count = count;
+	if (m->owner != self) got = __green_mutex_acquire(m, GREEN_NO_DEADLINE);
+	else got = m->type & GM_OWNERDEAD ? EOWNERDEAD : 0;
+	if (got != ENOTRECOVERABLE) m->count = count;
 	GREEN_LEAVE();
 
 	if (r == ECANCELED) __green_cancel_point();  /* handlers run with the mutex held */
+	if (got) return got;    /* robust: EOWNERDEAD (held) or ENOTRECOVERABLE */
 	return r == ETIMEDOUT ? ETIMEDOUT : 0;
 }
 
@@ -91,13 +97,20 @@ int __pthread_cond_timedwait(pthread_cond_t *restrict c, pthread_mutex_t *restri
                              const struct timespec *restrict at)
 {
 	/* musl's cnd_wait passes a null deadline: wait untimed */
-	return __green_cond_wait((struct gcond *)c, (struct gmutex *)m, at);
+	return __green_cond_wait((struct gcond *)c, (struct gmutex *)m, ((struct gcond *)c)->clock, at);
 }
 weak_alias(__pthread_cond_timedwait, pthread_cond_timedwait);
 
 int pthread_cond_wait(pthread_cond_t *restrict c, pthread_mutex_t *restrict m)
 {
-	return __green_cond_wait((struct gcond *)c, (struct gmutex *)m, 0);
+	return __green_cond_wait((struct gcond *)c, (struct gmutex *)m, CLOCK_REALTIME, 0);
+}
+
+int pthread_cond_clockwait(pthread_cond_t *restrict c, pthread_mutex_t *restrict m,
+                           clockid_t clk, const struct timespec *restrict at)
+{
+	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) return EINVAL;
+	return __green_cond_wait((struct gcond *)c, (struct gmutex *)m, clk, at);
 }
 
 int pthread_cond_signal(pthread_cond_t *c)

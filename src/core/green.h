@@ -133,9 +133,11 @@ struct green_thread {
 	size_t guard_size;
 	unsigned vg_id;                /* valgrind stack id */
 
-	/* Scheduling attributes as given (scheduling policy is issue-level
-	 * work; the run queue is FIFO for now). */
+	/* Scheduling (runq.h): policy and priority as set; boost is the
+	 * level lent by priority inheritance (mutex.c), 0 when none. */
 	int policy, prio;
+	int boost;
+	void *mheld;                   /* robust/PI mutexes held (mutex.c) */
 
 	int np;                        /* saved no-preempt depth (switch.c) */
 
@@ -303,6 +305,8 @@ hidden void __green_guard_init(void);
 /* ---- threads (thread.c, key.c, cancel.c) */
 hidden void __green_tsd_run_dtors(struct green_thread *);
 hidden void __green_cancel_point(void);         /* acts on a pending cancel */
+hidden void __green_cancel_async(struct green_thread *); /* after a switch: asynchronous cancel */
+hidden void __green_mutex_owner_died(struct green_thread *); /* robust mutexes of an exiting thread */
 hidden struct green_thread *__green_lookup(pthread_t);
 hidden const char *__green_wait_name(enum gwait);
 

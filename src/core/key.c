@@ -77,12 +77,14 @@ int tss_set(unsigned k, void *v)
 	return pthread_setspecific(k, v) ? 2 /* thrd_error */ : 0;
 }
 
-/* POSIX: up to PTHREAD_DESTRUCTOR_ITERATIONS passes while values remain. */
+/* POSIX: up to PTHREAD_DESTRUCTOR_ITERATIONS passes while values remain.
+ * This is pthread_exit's last per-thread clean-up (thread.c), so the
+ * robust mutexes the thread still holds pass on owner-dead here, after
+ * its destructors have run. */
 hidden void __green_tsd_run_dtors(struct green_thread *t)
 {
 	int pass, i, again;
-	if (!t->tsd || !t->tsd_used) return;
-	for (pass = 0; pass < PTHREAD_DESTRUCTOR_ITERATIONS; pass++) {
+	for (pass = 0; t->tsd && t->tsd_used && pass < PTHREAD_DESTRUCTOR_ITERATIONS; pass++) {
 		again = 0;
 		for (i = 0; i < PTHREAD_KEYS_MAX; i++) {
 			void *v = t->tsd[i];
@@ -93,6 +95,7 @@ hidden void __green_tsd_run_dtors(struct green_thread *t)
 		}
 		if (!again) break;
 	}
+	if (t->mheld) __green_mutex_owner_died(t);
 }
 
 /* musl's timer_create refers to this name (weakly). */

@@ -7,14 +7,28 @@
  * musl's offset, so C11 mtx_init and the attribute code keep working.
  *
  * Unlock hands the mutex straight to the first waiter: the waiter wakes
- * owning it and never retries.  FIFO hand-off makes contention fair at
- * the price of one switch per contended hand-off (measured in bench/).
+ * owning it and never retries.  Waiters queue by priority, FIFO within
+ * a priority (queue.c), so contention is fair among equals at the price
+ * of one switch per contended hand-off (measured in bench/).
+ *
+ * Robust mutexes: each thread keeps the robust (and priority-inheritance)
+ * mutexes it holds on a list (mheld, linked through gmutex.next).  When
+ * it exits holding one, the mutex is marked owner-dead and handed to the
+ * next waiter, whose lock returns EOWNERDEAD; unlocking it without
+ * pthread_mutex_consistent makes it ENOTRECOVERABLE for good.
+ *
+ * Priority inheritance: a thread that blocks on a PTHREAD_PRIO_INHERIT
+ * mutex lends its level to the owner (green_thread.boost), and along the
+ * chain if that owner itself waits on such a mutex.  On unlock the owner's
+ * boost is recomputed from the PI mutexes it still holds (the head of
+ * each one's queue is its highest waiter).  On one CPU this is exact.
  *
  * Refused with ENOTSUP at pthread_mutex_init, never silently ignored:
- * robust, priority-inheritance and process-shared mutexes (docs/sync.md).
+ * process-shared mutexes (docs/posix.md).  PTHREAD_PRIO_PROTECT is
+ * refused by musl's pthread_mutexattr_setprotocol itself.
  */
 #include <errno.h>
-#include "green.h"
+#include "runq.h"
 #include "sync.h"
 
 _Static_assert(sizeof(struct gmutex) <= sizeof(pthread_mutex_t), "gmutex fits");
@@ -24,9 +38,9 @@ int pthread_mutex_init(pthread_mutex_t *restrict m, const pthread_mutexattr_t *r
 	struct gmutex *g = (struct gmutex *)m;
 	unsigned type = a ? a->__attr : 0;
 
-	if (type & (GM_ROBUST | GM_PI | GM_PSHARED)) return ENOTSUP;
+	if (type & GM_PSHARED) return ENOTSUP;
 	*m = (pthread_mutex_t){ 0 };
-	g->type = type;
+	g->type = type & (3 | GM_ROBUST | GM_PI);
 	return 0;
 }
 
@@ -37,42 +51,145 @@ int pthread_mutex_destroy(pthread_mutex_t *m)
 	return 0;
 }
 
-/* Inside GREEN_ENTER: take a free mutex or queue for it.  Returns 0 when
- * the caller owns it, or the error of the wait (ETIMEDOUT). */
+/* ---- the owner's list of robust and PI mutexes */
+
+static void held_del(struct gmutex *g, struct green_thread *t)
+{
+	struct gmutex **p = (struct gmutex **)&t->mheld;
+	while (*p && *p != g) p = &(*p)->next;
+	if (*p) *p = g->next;
+	g->next = 0;
+}
+
+/* Inside GREEN_ENTER: t (or nobody) owns g from now. */
+hidden void __green_mutex_own(struct gmutex *g, struct green_thread *t)
+{
+	g->owner = t;
+	if (t && (g->type & GM_TRACKED)) {
+		g->next = t->mheld;
+		t->mheld = g;
+	}
+}
+
+/* ---- priority inheritance */
+
+/* Inside GREEN_ENTER: waiter is about to queue on g; lend its level to
+ * the owner and on along a chain of PI mutexes. */
+hidden void __green_pi_boost(struct gmutex *g, struct green_thread *waiter)
+{
+	int l = green_level(waiter);
+	struct green_thread *o = g->owner;
+
+	while ((g->type & GM_PI) && o && green_level(o) < l) {
+		o->boost = l;
+		__green_runq_requeue(o, 0);
+		if (o->state != GS_BLOCKED || o->wait != GW_MUTEX) break;
+		g = (struct gmutex *)o->wait_obj;
+		o = g->owner;
+	}
+}
+
+/* Inside GREEN_ENTER: t released a PI mutex; what it still lends is the
+ * highest waiter of the PI mutexes it still holds. */
+static void pi_recompute(struct green_thread *t)
+{
+	struct gmutex *g;
+	int b = 0, l;
+
+	for (g = t->mheld; g; g = g->next)
+		if ((g->type & GM_PI) && g->q.head && (l = green_level(g->q.head)) > b)
+			b = l;
+	if (b == t->boost) return;
+	t->boost = b;
+	__green_runq_requeue(t, 0);
+	if (t == __green_cur && __green_runq_higher(t))
+		__green_pending |= GREEN_PEND_YIELD;   /* the outermost GREEN_LEAVE yields */
+}
+
+/* ---- acquire and release */
+
+static int state(struct gmutex *g)
+{
+	return g->type & GM_OWNERDEAD ? EOWNERDEAD : 0;
+}
+
+/* Inside GREEN_ENTER: take a free mutex or queue for it.  Returns 0 or
+ * EOWNERDEAD when the caller owns it, or the error of the wait
+ * (ETIMEDOUT, ENOTRECOVERABLE). */
 hidden int __green_mutex_acquire(struct gmutex *g, uint64_t deadline)
 {
 	struct green_thread *self = __green_cur;
 	int r;
 
+	if (g->type & GM_NOTRECOVERABLE) return ENOTRECOVERABLE;
 	if (!g->owner) {
-		g->owner = self;
-		return 0;
+		__green_mutex_own(g, self);
+		return state(g);
 	}
 	do {
+		__green_pi_boost(g, self);
 		r = __green_wait(&g->q, GW_MUTEX, g, deadline);
 	} while (r == EINTR || (!r && g->owner != self)); /* a signal: queue again */
-	return r;
+	return r ? r : state(g);
 }
 
 /* Inside GREEN_ENTER: give the mutex to the first waiter, or free it. */
 hidden void __green_mutex_release(struct gmutex *g)
 {
-	struct green_thread *t = __gq_pop(&g->q);
-	g->owner = t;
+	struct green_thread *o = g->owner, *t;
+
+	if (o && (g->type & GM_TRACKED)) held_del(g, o);
+	t = __gq_pop(&g->q);
+	__green_mutex_own(g, t);
 	if (t) __green_wake(t, 0);
+	if (o && (g->type & GM_PI)) pi_recompute(o);
 }
 
-static int lock(struct gmutex *g, const struct timespec *at, int try)
+/* Inside GREEN_ENTER: a robust mutex unlocked while inconsistent can
+ * never be locked again; its waiters learn it now. */
+static void unrecoverable(struct gmutex *g)
+{
+	struct green_thread *o = g->owner, *t;
+
+	held_del(g, o);
+	g->owner = 0;
+	g->type = (g->type & ~GM_OWNERDEAD) | GM_NOTRECOVERABLE;
+	while ((t = __gq_pop(&g->q))) __green_wake(t, ENOTRECOVERABLE);
+	if (g->type & GM_PI) pi_recompute(o);
+}
+
+/* A thread exits: every robust mutex it holds passes to its next waiter
+ * marked owner-dead.  Others (PI without robust) stay locked, as POSIX
+ * says a non-robust mutex of a dead owner does. */
+hidden void __green_mutex_owner_died(struct green_thread *t)
+{
+	struct gmutex *g;
+
+	GREEN_ENTER();
+	while ((g = t->mheld)) {
+		if (g->type & GM_ROBUST) {
+			g->type |= GM_OWNERDEAD;
+			g->count = 0;
+			__green_mutex_release(g);
+		} else {
+			held_del(g, t);
+		}
+	}
+	t->boost = 0;
+	GREEN_LEAVE();
+}
+
+static int lock(struct gmutex *g, clockid_t clk, const struct timespec *at, int try)
 {
 	struct green_thread *self = __green_cur;
 	uint64_t deadline = GREEN_NO_DEADLINE;
 	int r, err;
 
 	GREEN_ENTER();
-	if (!g->owner) {
-		g->owner = self;
+	if (!g->owner || (g->type & GM_NOTRECOVERABLE)) {
+		r = __green_mutex_acquire(g, GREEN_NO_DEADLINE);   /* does not wait */
 		GREEN_LEAVE();
-		return 0;
+		return r;
 	}
 	if (g->owner == self && !(try && (g->type & 3) != PTHREAD_MUTEX_RECURSIVE)) {
 		switch (g->type & 3) {
@@ -94,7 +211,7 @@ static int lock(struct gmutex *g, const struct timespec *at, int try)
 		return EBUSY;
 	}
 	if (at) {
-		deadline = __green_deadline(CLOCK_REALTIME, at, &err);
+		deadline = __green_deadline(clk, at, &err);
 		if (err) {
 			GREEN_LEAVE();
 			return err;
@@ -107,17 +224,17 @@ static int lock(struct gmutex *g, const struct timespec *at, int try)
 
 int __pthread_mutex_lock(pthread_mutex_t *m)
 {
-	return lock((struct gmutex *)m, 0, 0);
+	return lock((struct gmutex *)m, CLOCK_REALTIME, 0, 0);
 }
 
 int __pthread_mutex_trylock(pthread_mutex_t *m)
 {
-	return lock((struct gmutex *)m, 0, 1);
+	return lock((struct gmutex *)m, CLOCK_REALTIME, 0, 1);
 }
 
 int __pthread_mutex_timedlock(pthread_mutex_t *restrict m, const struct timespec *restrict at)
 {
-	return lock((struct gmutex *)m, at, 0);
+	return lock((struct gmutex *)m, CLOCK_REALTIME, at, 0);
 }
 
 int __pthread_mutex_unlock(pthread_mutex_t *m)
@@ -127,10 +244,10 @@ int __pthread_mutex_unlock(pthread_mutex_t *m)
 
 	GREEN_ENTER();
 	if (g->owner != self) {
-		/* ERRORCHECK and RECURSIVE must refuse; so do we for a NORMAL
-		 * mutex nobody holds.  A NORMAL mutex held by another thread
+		/* ERRORCHECK, RECURSIVE and robust must refuse; so do we for
+		 * a NORMAL mutex nobody holds.  A NORMAL mutex held by another thread
 		 * is released, as glibc and musl do (undefined in POSIX). */
-		if ((g->type & 3) != PTHREAD_MUTEX_NORMAL || !g->owner) {
+		if ((g->type & (3 | GM_ROBUST)) != PTHREAD_MUTEX_NORMAL || !g->owner) {
 			GREEN_LEAVE();
 			return EPERM;
 		}
@@ -140,7 +257,8 @@ int __pthread_mutex_unlock(pthread_mutex_t *m)
 		GREEN_LEAVE();
 		return 0;
 	}
-	__green_mutex_release(g);
+	if (g->type & GM_OWNERDEAD) unrecoverable(g);
+	else __green_mutex_release(g);
 	GREEN_LEAVE();
 	return 0;
 }
@@ -150,7 +268,23 @@ weak_alias(__pthread_mutex_trylock, pthread_mutex_trylock);
 weak_alias(__pthread_mutex_timedlock, pthread_mutex_timedlock);
 weak_alias(__pthread_mutex_unlock, pthread_mutex_unlock);
 
+int pthread_mutex_clocklock(pthread_mutex_t *restrict m, clockid_t clk,
+                            const struct timespec *restrict at)
+{
+	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) return EINVAL;
+	return lock((struct gmutex *)m, clk, at, 0);
+}
+
 int pthread_mutex_consistent(pthread_mutex_t *m)
 {
-	return EINVAL;   /* no robust mutexes (refused at init) */
+	struct gmutex *g = (struct gmutex *)m;
+	int r = EINVAL;
+
+	GREEN_ENTER();
+	if ((g->type & GM_ROBUST) && (g->type & GM_OWNERDEAD) && g->owner == __green_cur) {
+		g->type &= ~GM_OWNERDEAD;
+		r = 0;
+	}
+	GREEN_LEAVE();
+	return r;
 }

@@ -1,22 +1,33 @@
 /*
- * queue.c — FIFO queues of threads, linked through the threads.
+ * queue.c — queues of threads, linked through the threads.
  *
  * A thread is on at most one queue at a time (the run queue or the queue
  * of the one object it waits on), so one pair of links in the descriptor
  * serves them all, and every wait record lives in the descriptor — never
  * on a thread's stack, which for a copied-stack thread is not at its
  * address while the thread is parked.
+ *
+ * Wait queues are ordered by scheduling level (runq.h), FIFO within a
+ * level: the highest-priority waiter of a mutex, condition variable,
+ * semaphore or rwlock is woken first.  Insertion walks back from the
+ * tail past lower levels only, so with equal priorities (the usual
+ * case) a push is O(1) and the queue is plain FIFO.
  */
-#include "green.h"
+#include "runq.h"
 
 hidden void __gq_push(struct gq *q, struct green_thread *t)
 {
+	int l = green_level(t);
+	struct green_thread *p = q->tail;
+
+	while (p && green_level(p) < l) p = p->q_prev;
 	t->q = q;
-	t->q_next = 0;
-	t->q_prev = q->tail;
-	if (q->tail) q->tail->q_next = t;
+	t->q_prev = p;
+	t->q_next = p ? p->q_next : q->head;
+	if (t->q_next) t->q_next->q_prev = t;
+	else q->tail = t;
+	if (p) p->q_next = t;
 	else q->head = t;
-	q->tail = t;
 }
 
 hidden struct green_thread *__gq_pop(struct gq *q)

@@ -2,9 +2,10 @@
  * runq.c — the run queue's storage and its out-of-line entry points
  * (the inline versions are in runq.h).
  */
+#include <string.h>
 #include "runq.h"
 
-hidden struct gq __green_runq;
+hidden struct green_runq __green_runq;
 
 hidden void __green_runq_push(struct green_thread *t) { runq_push(t); }
 hidden struct green_thread *__green_runq_pop(void) { return runq_pop(); }
@@ -12,5 +13,39 @@ hidden int __green_runq_empty(void) { return runq_empty(); }
 
 hidden void __green_runq_reset(void)
 {
-	__green_runq.head = __green_runq.tail = 0;
+	memset(&__green_runq, 0, sizeof __green_runq);
+}
+
+/* Inside GREEN_ENTER: t's level changed; put it where the new level
+ * says — on the run queue if runnable, in its wait queue if blocked
+ * (wait queues are ordered by level too, queue.c). */
+hidden void __green_runq_requeue(struct green_thread *t, int front)
+{
+	struct gq *q = t->q;
+	if (!q) return;
+	__gq_remove(t);
+	if (t->state == GS_RUNNABLE) {
+		if (front) runq_push_front(t);
+		else runq_push(t);
+	} else {
+		__gq_push(q, t);
+	}
+}
+
+/* Is a thread above cur runnable? */
+hidden int __green_runq_higher(struct green_thread *cur)
+{
+	return runq_top() > green_level(cur);
+}
+
+/*
+ * Should the tick take the CPU from cur?  Only for a runnable thread of
+ * a higher level, or of the same level unless cur is SCHED_FIFO (which
+ * runs until it blocks or yields).  Threads of lower levels never get
+ * it from a tick.
+ */
+hidden int __green_runq_should_preempt(struct green_thread *cur)
+{
+	int top = runq_top(), l = green_level(cur);
+	return top > l || (top == l && cur->policy != SCHED_FIFO);
 }

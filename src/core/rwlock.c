@@ -8,6 +8,7 @@
  * waiting writer gets the lock; when a writer leaves, every waiting
  * reader gets it at once if any wait, otherwise the next writer.
  * Locks are handed over: a woken thread already holds what it waited for.
+ * Within each queue the higher-priority waiters come first (queue.c).
  */
 #include <errno.h>
 #include "green.h"
@@ -53,7 +54,7 @@ static void grant_writer(struct grw *g)
 	if (t) __green_wake(t, 0);
 }
 
-static int rdlock(struct grw *g, const struct timespec *at, int try)
+static int rdlock(struct grw *g, clockid_t clk, const struct timespec *at, int try)
 {
 	struct green_thread *self = __green_cur;
 	uint64_t deadline;
@@ -68,7 +69,7 @@ static int rdlock(struct grw *g, const struct timespec *at, int try)
 	}
 	r = g->writer == self ? EDEADLK : try ? EBUSY : 0;
 	if (!r) {
-		deadline = __green_deadline(CLOCK_REALTIME, at, &err);
+		deadline = __green_deadline(clk, at, &err);
 		if (err) r = err;
 		else do r = __green_wait(&g->rq, GW_RWLOCK, g, deadline); while (r == EINTR);
 	}
@@ -76,7 +77,7 @@ static int rdlock(struct grw *g, const struct timespec *at, int try)
 	return r;
 }
 
-static int wrlock(struct grw *g, const struct timespec *at, int try)
+static int wrlock(struct grw *g, clockid_t clk, const struct timespec *at, int try)
 {
 	struct green_thread *self = __green_cur;
 	uint64_t deadline;
@@ -90,7 +91,7 @@ static int wrlock(struct grw *g, const struct timespec *at, int try)
 	}
 	r = g->writer == self ? EDEADLK : try ? EBUSY : 0;
 	if (!r) {
-		deadline = __green_deadline(CLOCK_REALTIME, at, &err);
+		deadline = __green_deadline(clk, at, &err);
 		if (err) r = err;
 		else do r = __green_wait(&g->wq, GW_RWLOCK, g, deadline); while (r == EINTR);
 		/* a writer that gave up may have been all that held readers back */
@@ -100,17 +101,31 @@ static int wrlock(struct grw *g, const struct timespec *at, int try)
 	return r;
 }
 
-int __pthread_rwlock_rdlock(pthread_rwlock_t *l) { return rdlock(G(l), 0, 0); }
-int __pthread_rwlock_tryrdlock(pthread_rwlock_t *l) { return rdlock(G(l), 0, 1); }
+int __pthread_rwlock_rdlock(pthread_rwlock_t *l) { return rdlock(G(l), CLOCK_REALTIME, 0, 0); }
+int __pthread_rwlock_tryrdlock(pthread_rwlock_t *l) { return rdlock(G(l), CLOCK_REALTIME, 0, 1); }
 int __pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict l, const struct timespec *restrict at)
 {
-	return rdlock(G(l), at, 0);
+	return rdlock(G(l), CLOCK_REALTIME, at, 0);
 }
-int __pthread_rwlock_wrlock(pthread_rwlock_t *l) { return wrlock(G(l), 0, 0); }
-int __pthread_rwlock_trywrlock(pthread_rwlock_t *l) { return wrlock(G(l), 0, 1); }
+int __pthread_rwlock_wrlock(pthread_rwlock_t *l) { return wrlock(G(l), CLOCK_REALTIME, 0, 0); }
+int __pthread_rwlock_trywrlock(pthread_rwlock_t *l) { return wrlock(G(l), CLOCK_REALTIME, 0, 1); }
 int __pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict l, const struct timespec *restrict at)
 {
-	return wrlock(G(l), at, 0);
+	return wrlock(G(l), CLOCK_REALTIME, at, 0);
+}
+
+int pthread_rwlock_clockrdlock(pthread_rwlock_t *restrict l, clockid_t clk,
+                               const struct timespec *restrict at)
+{
+	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) return EINVAL;
+	return rdlock(G(l), clk, at, 0);
+}
+
+int pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict l, clockid_t clk,
+                               const struct timespec *restrict at)
+{
+	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) return EINVAL;
+	return wrlock(G(l), clk, at, 0);
 }
 
 int __pthread_rwlock_unlock(pthread_rwlock_t *l)

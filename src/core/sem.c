@@ -2,7 +2,8 @@
  * sem.c — unnamed semaphores (sem_open/sem_close/sem_unlink stay musl's
  * and build on these).
  *
- * A process-private semaphore hands a post directly to its first waiter.
+ * A process-private semaphore hands a post directly to its first waiter
+ * (the highest-priority one, FIFO among equals: queue.c).
  * A process-shared one (pshared != 0, and every named semaphore) lives in
  * memory other processes update: its value is changed with atomics, and
  * a waiter polls it with short green sleeps (1 ms, backing off to 10 ms)
@@ -74,7 +75,7 @@ static int wait_shared(struct gsem *g, uint64_t deadline)
 	return 0;
 }
 
-static int wait(sem_t *s, const struct timespec *at, int try)
+static int wait(sem_t *s, clockid_t clk, const struct timespec *at, int try)
 {
 	struct gsem *g = G(s);
 	uint64_t deadline = GREEN_NO_DEADLINE;
@@ -85,7 +86,7 @@ static int wait(sem_t *s, const struct timespec *at, int try)
 		if (take_shared(g)) return 0;
 		r = EAGAIN;
 		if (!try) {
-			deadline = __green_deadline(CLOCK_REALTIME, at, &err);
+			deadline = __green_deadline(clk, at, &err);
 			r = err ? err : wait_shared(g, deadline);
 		}
 	} else {
@@ -97,7 +98,7 @@ static int wait(sem_t *s, const struct timespec *at, int try)
 		}
 		r = EAGAIN;
 		if (!try) {
-			deadline = __green_deadline(CLOCK_REALTIME, at, &err);
+			deadline = __green_deadline(clk, at, &err);
 			if (err) r = err;
 			else {
 				__green_cur->canceling = 1;
@@ -115,9 +116,21 @@ static int wait(sem_t *s, const struct timespec *at, int try)
 	return 0;
 }
 
-int sem_wait(sem_t *s) { return wait(s, 0, 0); }
-int sem_trywait(sem_t *s) { return wait(s, 0, 1); }
-int sem_timedwait(sem_t *restrict s, const struct timespec *restrict at) { return wait(s, at, 0); }
+int sem_wait(sem_t *s) { return wait(s, CLOCK_REALTIME, 0, 0); }
+int sem_trywait(sem_t *s) { return wait(s, CLOCK_REALTIME, 0, 1); }
+int sem_timedwait(sem_t *restrict s, const struct timespec *restrict at)
+{
+	return wait(s, CLOCK_REALTIME, at, 0);
+}
+
+int sem_clockwait(sem_t *restrict s, clockid_t clk, const struct timespec *restrict at)
+{
+	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) {
+		errno = EINVAL;
+		return -1;
+	}
+	return wait(s, clk, at, 0);
+}
 
 int sem_post(sem_t *s)
 {

@@ -11,12 +11,17 @@
 #define GM_ROBUST  4
 #define GM_PI      8
 #define GM_PSHARED 128
+/* states of a robust mutex, above musl's attribute bits */
+#define GM_OWNERDEAD 0x10000      /* its owner exited holding it */
+#define GM_NOTRECOVERABLE 0x20000 /* unlocked while inconsistent */
+#define GM_TRACKED (GM_ROBUST | GM_PI)   /* on the owner's mheld list */
 
 struct gmutex {
 	int type;                     /* musl's _m_type slot */
 	int count;                    /* recursive depth beyond the first lock */
 	struct green_thread *owner;
-	struct gq q;                  /* waiters, FIFO */
+	struct gq q;                  /* waiters, by priority then FIFO */
+	struct gmutex *next;          /* owner's mheld list (GM_TRACKED) */
 };
 
 struct gcond {
@@ -27,7 +32,9 @@ struct gcond {
 
 hidden int __green_mutex_acquire(struct gmutex *, uint64_t deadline);
 hidden void __green_mutex_release(struct gmutex *);
-hidden int __green_cond_wait(struct gcond *, struct gmutex *, const struct timespec *);
+hidden void __green_mutex_own(struct gmutex *, struct green_thread *);
+hidden void __green_pi_boost(struct gmutex *, struct green_thread *waiter);
+hidden int __green_cond_wait(struct gcond *, struct gmutex *, clockid_t, const struct timespec *);
 hidden void __green_cond_signal(struct gcond *, int n);
 
 #endif

@@ -7,7 +7,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <sys/resource.h>
-#include "green.h"
+#include "runq.h"
 
 int pthread_setname_np(pthread_t p, const char *name)
 {
@@ -112,14 +112,28 @@ static int check_param(int policy, const struct sched_param *param)
 	return 0;
 }
 
+/* Inside GREEN_ENTER: give t its new policy and priority and put it
+ * where its level says (runq.h); the running thread yields if that
+ * leaves a higher-priority thread runnable. */
+static void set_sched(struct green_thread *t, int policy, int prio, int front)
+{
+	t->policy = policy;
+	t->prio = prio;
+	if (t->state == GS_RUNNABLE || t->state == GS_BLOCKED)
+		__green_runq_requeue(t, front);
+	else if (t == __green_cur && __green_runq_higher(t))
+		__green_pending |= GREEN_PEND_YIELD;
+}
+
 int pthread_setschedparam(pthread_t p, int policy, const struct sched_param *param)
 {
 	struct green_thread *t = __green_lookup(p);
 	int r;
 	if (!t) return ESRCH;
 	if ((r = check_param(policy, param))) return r;
-	t->policy = policy;
-	t->prio = param->sched_priority;
+	GREEN_ENTER();
+	set_sched(t, policy, param->sched_priority, 0);   /* tail of its level */
+	GREEN_LEAVE();
 	return 0;
 }
 
@@ -132,6 +146,9 @@ int pthread_getschedparam(pthread_t p, int *restrict policy, struct sched_param 
 	return 0;
 }
 
+/* POSIX: a thread whose priority is lowered goes to the head of its new
+ * level, so that lowering it again after a raise does not yield to its
+ * peers. */
 int pthread_setschedprio(pthread_t p, int prio)
 {
 	struct green_thread *t = __green_lookup(p);
@@ -139,7 +156,9 @@ int pthread_setschedprio(pthread_t p, int prio)
 	int r;
 	if (!t) return ESRCH;
 	if ((r = check_param(t->policy, &sp))) return r;
-	t->prio = prio;
+	GREEN_ENTER();
+	set_sched(t, t->policy, prio, prio < t->prio);
+	GREEN_LEAVE();
 	return 0;
 }
 
