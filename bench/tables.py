@@ -246,9 +246,15 @@ class Tables:
         g = self.stack_info(col)
         if g is None:
             return self.na[col]
-        if not g or 4096 not in g or 4097 not in g:
+        if not g:
             return "n/a (not measured)"
-        step = "page (4 KiB)" if g[4097] == g[4096] else "1 byte"
+        sizes = set(v for k, v in g.items() if k)
+        if len(sizes) == 1:
+            return "none: every request reports the one shared run stack (%d B)" % sizes.pop()
+        if 65536 in g and 65537 in g and g[65537] - g[65536] == 1:
+            step = "1 byte"
+        else:
+            step = "page (4 KiB)"
         return "%s; 16 KiB request → %s B usable; 2 KiB → %s B" % (
             step, g.get(16384, "?"), g.get(2048, "?"))
 
