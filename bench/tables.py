@@ -476,7 +476,9 @@ class Tables:
             if key == "procswitch":
                 now = ps[3] if ps else None
             elif key == "tick":
-                now = None
+                p = self.raw.run("sep.ticks.q1").V.get("preempt_p10")
+                yb0 = self.med("sep", "yield_busy")
+                now = float(p[0][0]) - yb0 if p and yb0 and float(p[0][0]) > yb0 else None
             elif key == "lock_manip":
                 now = self.derived("sep", [(1, "mutex_contention", False), (-1, "yield_busy", False)])
             elif key == "event_manip":
