@@ -1,0 +1,957 @@
+/*
+ * check_signal.c — Check suite: per-thread signal semantics, fork and
+ * exec from threads, and time-sliced progress.
+ *
+ * Every test restores the dispositions and the main thread's mask it
+ * changed (teardown), since under valgrind all tests share one process.
+ * A signal's arrival is awaited on a semaphore its handler posts.  Where
+ * a signal must find a thread inside a blocking call, it is sent again
+ * until the call has returned: a signal that comes just before the
+ * thread enters the call runs the handler without interrupting anything.
+ */
+#include "testutil.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include "spinners.h"
+
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
+#define MS 1000000ull
+
+/* ---- the handler and its record */
+
+static sem_t handled;           /* posted by every run of the handler */
+static int nhandled;
+static pthread_t handled_by;    /* the thread it last ran in */
+static siginfo_t handled_info;  /* the last SA_SIGINFO delivery */
+
+static void on_signal(int s)
+{
+	handled_by = pthread_self();
+	__atomic_add_fetch(&nhandled, 1, __ATOMIC_SEQ_CST);
+	sem_post(&handled);
+}
+
+static void on_siginfo(int s, siginfo_t *si, void *uc)
+{
+	handled_info = *si;
+	on_signal(s);
+}
+
+static void set_handler(int s, int flags)
+{
+	struct sigaction sa = { .sa_flags = flags };
+	if (flags & SA_SIGINFO) sa.sa_sigaction = on_siginfo;
+	else sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(s, &sa, 0), 0);
+}
+
+/* Wait for the next run of the handler.  Bounded, so that a signal that
+ * never comes fails the test instead of hanging the run (under valgrind
+ * every test shares one process and Check's timeout does not apply). */
+static int handler_ran(void)
+{
+	struct timespec limit = abs_in_ms(10000);
+	int r;
+	while ((r = sem_timedwait(&handled, &limit)) && errno == EINTR) ;
+	return !r;
+}
+
+static void await_handled(void)
+{
+	ck_assert_msg(handler_ran(), "the signal's handler did not run within 10 s");
+}
+
+static sigset_t just(int s)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, s);
+	return set;
+}
+
+static void mask(int how, int s)
+{
+	sigset_t set = just(s);
+	ck_assert_int_eq(pthread_sigmask(how, &set, 0), 0);
+}
+
+static int blocked(int s)
+{
+	sigset_t set;
+	pthread_sigmask(SIG_BLOCK, 0, &set);
+	return sigismember(&set, s);
+}
+
+static int pending(int s)
+{
+	sigset_t set;
+	sigpending(&set);
+	return sigismember(&set, s);
+}
+
+static void setup(void)
+{
+	sem_init(&handled, 0, 0);
+	nhandled = 0;
+	handled_by = 0;
+	memset(&handled_info, 0, sizeof handled_info);
+}
+
+static void teardown(void)
+{
+	static const int sigs[] = { SIGUSR1, SIGUSR2, SIGALRM };
+	sigset_t none;
+	for (unsigned i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		signal(sigs[i], SIG_IGN);   /* discards anything left pending */
+		signal(sigs[i], SIG_DFL);
+	}
+	sigemptyset(&none);
+	pthread_sigmask(SIG_SETMASK, &none, 0);
+	sem_destroy(&handled);
+}
+
+/* ---- a thread that waits for release (so that threads exist) */
+
+static sem_t release;
+
+static void *bystander(void *arg)
+{
+	while (sem_wait(&release)) ;
+	return 0;
+}
+
+static void stop_bystanders(pthread_t *t, int n)
+{
+	for (int i = 0; i < n; i++) sem_post(&release);
+	for (int i = 0; i < n; i++) JOIN(t[i], 0);
+	sem_destroy(&release);
+}
+
+/* ---- a thread in a blocking call, to be interrupted */
+
+enum call { CALL_READ, CALL_SEM, CALL_SLEEP, CALL_SUSPEND };
+
+struct victim {
+	pthread_t t;
+	enum call call;
+	int fd;
+	int entering, done;
+	pid_t tid;                  /* the kernel's (1:1 mode) */
+	long r;
+	int err;
+	char byte;
+	struct timespec rem;
+	int still_blocked;          /* SIGUSR1 blocked after sigsuspend */
+	sem_t finish;
+};
+
+static void *victim_main(void *arg)
+{
+	struct victim *v = arg;
+	sem_t never;
+	sigset_t none;
+
+	sem_init(&never, 0, 0);
+	sigemptyset(&none);
+	STORE(&v->tid, gettid());
+	STORE(&v->entering, 1);
+	switch (v->call) {
+	case CALL_READ: v->r = read(v->fd, &v->byte, 1); break;
+	case CALL_SEM: v->r = sem_wait(&never); break;
+	case CALL_SLEEP: v->r = nanosleep(&(struct timespec){ 30, 0 }, &v->rem); break;
+	case CALL_SUSPEND: v->r = sigsuspend(&none); break;
+	}
+	v->err = errno;
+	v->still_blocked = blocked(SIGUSR1);
+	STORE(&v->done, 1);
+	/* stay alive (interruptible) until told: a signal sent before done
+	 * was seen still finds the thread */
+	while (sem_wait(&v->finish)) ;
+	return 0;
+}
+
+static void victim_start(struct victim *v, enum call call, int fd)
+{
+	memset(v, 0, sizeof *v);
+	v->call = call;
+	v->fd = fd;
+	sem_init(&v->finish, 0, 0);
+	SPAWN(&v->t, victim_main, v);
+}
+
+static void victim_join(struct victim *v)
+{
+	sem_post(&v->finish);
+	JOIN(v->t, 0);
+	sem_destroy(&v->finish);
+}
+
+/* The state letter of a kernel thread of this process, or 0. */
+static char kstate(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+	if (!(f = fopen(path, "r"))) return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] && p[2] ? p[2] : 0;
+}
+
+/* Wait until v is (most probably) parked in its call.  Green: it ran up
+ * to its call while this thread yielded, and parks at once (with time
+ * slicing it may have been preempted just before: the signal then runs
+ * the handler first, and interrupt_until sends another).  1:1: the
+ * kernel says the thread sleeps. */
+static void await_parked(struct victim *v)
+{
+	while (!LOAD(&v->entering)) sched_yield();
+	if (GREEN_MODE) {
+		sched_yield();
+		return;
+	}
+	while (kstate(LOAD(&v->tid)) != 'S') sched_yield();
+}
+
+/* SIGUSR1 to v until its call has returned, each once the handler ran. */
+static void interrupt_until_done(struct victim *v)
+{
+	while (!LOAD(&v->done)) {
+		await_parked(v);
+		ck_assert_int_eq(pthread_kill(v->t, SIGUSR1), 0);
+		await_handled();
+	}
+}
+
+/* ---- sigwait */
+
+static void *sig_waiter(void *arg)
+{
+	sigset_t *set = arg;
+	int s = 0;
+	if (sigwait(set, &s)) return (void *)-1;
+	return (void *)(intptr_t)s;
+}
+
+/* sigwait in one thread takes the signal pthread_kill sends it. */
+START_TEST(sigwait_pthread_kill)
+{
+	sigset_t set = just(SIGUSR1);
+	pthread_t t;
+	void *r;
+
+	set_handler(SIGUSR1, 0);   /* it must not run: sigwait takes the signal */
+	mask(SIG_BLOCK, SIGUSR1);  /* inherited by the waiter */
+	SPAWN(&t, sig_waiter, &set);
+	ck_assert_int_eq(pthread_kill(t, SIGUSR1), 0);
+	JOIN(t, &r);
+	ck_assert_int_eq((intptr_t)r, SIGUSR1);
+	ck_assert_int_eq(nhandled, 0);
+}
+END_TEST
+
+/* A process-directed signal every thread blocks goes to the sigwait. */
+START_TEST(sigwait_process)
+{
+	sigset_t set = just(SIGUSR2);
+	pthread_t t;
+	void *r;
+
+	set_handler(SIGUSR2, 0);
+	mask(SIG_BLOCK, SIGUSR2);
+	SPAWN(&t, sig_waiter, &set);
+	ck_assert_int_eq(kill(getpid(), SIGUSR2), 0);
+	JOIN(t, &r);
+	ck_assert_int_eq((intptr_t)r, SIGUSR2);
+	ck_assert_int_eq(nhandled, 0);
+	ck_assert_int_eq(pending(SIGUSR2), 0);
+}
+END_TEST
+
+/* ---- process-directed signals reach the thread that unmasks them */
+
+static sem_t target_ready;
+
+static void *unmasking_target(void *arg)
+{
+	sigset_t usr1 = just(SIGUSR1);
+	pthread_sigmask(SIG_UNBLOCK, &usr1, 0);
+	sem_post(&target_ready);
+	while (sem_wait(&release)) ;   /* EINTR when the handler runs here */
+	return 0;
+}
+
+static void start_target(pthread_t t[3])
+{
+	set_handler(SIGUSR1, 0);
+	mask(SIG_BLOCK, SIGUSR1);   /* the bystanders inherit it */
+	sem_init(&release, 0, 0);
+	sem_init(&target_ready, 0, 0);
+	SPAWN(&t[0], bystander, 0);
+	SPAWN(&t[1], unmasking_target, 0);
+	SPAWN(&t[2], bystander, 0);
+	while (sem_wait(&target_ready)) ;
+}
+
+static void stop_target(pthread_t t[3])
+{
+	stop_bystanders(t, 3);
+	sem_destroy(&target_ready);
+}
+
+/* kill(getpid()) from the main thread: the handler runs in the one thread
+ * that does not block SIGUSR1. */
+START_TEST(process_signal_unmasked_thread)
+{
+	pthread_t t[3];
+	start_target(t);
+	ck_assert_int_eq(kill(getpid(), SIGUSR1), 0);
+	await_handled();
+	ck_assert(pthread_equal(handled_by, t[1]));
+	ck_assert_int_eq(nhandled, 1);
+	stop_target(t);
+}
+END_TEST
+
+/* The same signal from a child process, arriving while every thread is
+ * blocked (green: the process idles in the kernel). */
+START_TEST(process_signal_from_child)
+{
+	pthread_t t[3];
+	pid_t pid;
+	int st, ran;
+
+	start_target(t);
+	fflush(0);
+	pid = fork();
+	if (!pid) {
+		kill(getppid(), SIGUSR1);
+		_exit(0);
+	}
+	ck_assert_int_gt(pid, 0);
+	ran = handler_ran();
+	/* the threads go first: a failure must not leave them to the next
+	 * test (under valgrind all tests share the process) */
+	stop_target(t);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(ran, "a signal from another process, arriving while every thread "
+	              "is blocked, did not run its handler within 10 s");
+	ck_assert(pthread_equal(handled_by, t[1]));
+	ck_assert_int_eq(nhandled, 1);
+}
+END_TEST
+
+/* ---- interrupted calls */
+
+/* v makes the call and is interrupted by a handler without SA_RESTART:
+ * the call fails with EINTR, the handler having run in v. */
+static void expect_eintr(struct victim *v, enum call call, int fd)
+{
+	set_handler(SIGUSR1, 0);
+	victim_start(v, call, fd);
+	interrupt_until_done(v);
+	victim_join(v);
+	ck_assert_int_eq(v->r, -1);
+	ck_assert_int_eq(v->err, EINTR);
+	ck_assert(pthread_equal(handled_by, v->t));
+}
+
+/* read() on an empty pipe. */
+START_TEST(read_eintr)
+{
+	struct victim v;
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	expect_eintr(&v, CALL_READ, p[0]);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+/* With SA_RESTART the read goes on after the handler and returns the
+ * byte written later. */
+START_TEST(read_sa_restart)
+{
+	struct victim v;
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	set_handler(SIGUSR1, SA_RESTART);
+	victim_start(&v, CALL_READ, p[0]);
+	await_parked(&v);
+	ck_assert_int_eq(pthread_kill(v.t, SIGUSR1), 0);
+	await_handled();
+	await_parked(&v);
+	ck_assert_int_eq(LOAD(&v.done), 0);
+	ck_assert_int_eq(write(p[1], "x", 1), 1);
+	victim_join(&v);
+	ck_assert_int_eq(v.r, 1);
+	ck_assert_int_eq(v.byte, 'x');
+	ck_assert_int_eq(nhandled, 1);
+	ck_assert(pthread_equal(handled_by, v.t));
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+/* sem_wait. */
+START_TEST(sem_wait_eintr)
+{
+	struct victim v;
+	expect_eintr(&v, CALL_SEM, -1);
+}
+END_TEST
+
+/* nanosleep, which also tells the time that remained. */
+START_TEST(nanosleep_eintr)
+{
+	struct victim v;
+	expect_eintr(&v, CALL_SLEEP, -1);
+	ck_assert_msg((v.rem.tv_sec > 0 || v.rem.tv_nsec > 0) &&
+	              v.rem.tv_sec < 31 &&   /* Linux: up to the timer slack over */
+	              v.rem.tv_nsec >= 0 && v.rem.tv_nsec < 1000000000,
+	              "nanosleep(30 s) interrupted: remaining %lld.%09ld s",
+	              (long long)v.rem.tv_sec, (long)v.rem.tv_nsec);
+}
+END_TEST
+
+/* sigsuspend with an empty mask returns (EINTR) once pthread_kill's
+ * signal ran the handler in that thread, and restores its mask. */
+START_TEST(sigsuspend_pthread_kill)
+{
+	struct victim v;
+	set_handler(SIGUSR1, 0);
+	mask(SIG_BLOCK, SIGUSR1);   /* the victim inherits it: sent early, it waits */
+	victim_start(&v, CALL_SUSPEND, -1);
+	await_parked(&v);
+	ck_assert_int_eq(pthread_kill(v.t, SIGUSR1), 0);
+	await_handled();
+	victim_join(&v);
+	ck_assert_int_eq(v.r, -1);
+	ck_assert_int_eq(v.err, EINTR);
+	ck_assert_int_eq(v.still_blocked, 1);
+	ck_assert_int_eq(nhandled, 1);
+	ck_assert(pthread_equal(handled_by, v.t));
+}
+END_TEST
+
+/* ---- the program's timer while every thread is blocked */
+
+static int watchdog_fired;
+
+/* After 10 s, end the test's wait with the signal it waits for: a lost
+ * signal fails the test instead of hanging the run. */
+static void *watchdog(void *arg)
+{
+	struct timespec ts = { 10, 0 };
+	while (nanosleep(&ts, &ts)) ;
+	STORE(&watchdog_fired, 1);
+	pthread_kill(*(pthread_t *)arg, SIGALRM);
+	return 0;
+}
+
+/* sigsuspend in the one thread that takes SIGALRM, every other thread
+ * blocked as well (green: the process idles in the kernel): the
+ * program's interval timer ends it, its handler having run there. */
+START_TEST(sigsuspend_wakes_on_itimer)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 50000 } };
+	pthread_t t, dog, self = pthread_self();
+	sigset_t none;
+	int r;
+
+	set_handler(SIGALRM, 0);
+	mask(SIG_BLOCK, SIGALRM);   /* the other threads inherit it */
+	sem_init(&release, 0, 0);
+	SPAWN(&t, bystander, 0);
+	watchdog_fired = 0;
+	SPAWN(&dog, watchdog, &self);
+	sigemptyset(&none);
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &it, 0), 0);
+	r = sigsuspend(&none);
+	pthread_cancel(dog);
+	JOIN(dog, 0);
+	stop_bystanders(&t, 1);
+	ck_assert_msg(!watchdog_fired, "the SIGALRM of setitimer was not handled within 10 s");
+	ck_assert_int_eq(r, -1);
+	ck_assert_int_eq(nhandled, 1);
+	ck_assert(pthread_equal(handled_by, self));
+}
+END_TEST
+
+/* ---- pending signals */
+
+struct pend_target {
+	sem_t sent;
+	int pending_here, waited, pending_after;
+};
+
+static void *pend_target_main(void *arg)
+{
+	struct pend_target *p = arg;
+	sigset_t set = just(SIGUSR2);
+	while (sem_wait(&p->sent)) ;
+	p->pending_here = pending(SIGUSR2);
+	sigwait(&set, &p->waited);
+	p->pending_after = pending(SIGUSR2);
+	return 0;
+}
+
+/* pthread_kill to a thread that masks the signal: pending in that
+ * thread's sigpending, not in another's. */
+START_TEST(sigpending_per_thread)
+{
+	struct pend_target p = { .pending_here = -1 };
+	pthread_t t;
+
+	set_handler(SIGUSR2, 0);
+	mask(SIG_BLOCK, SIGUSR2);
+	sem_init(&p.sent, 0, 0);
+	SPAWN(&t, pend_target_main, &p);
+	ck_assert_int_eq(pthread_kill(t, SIGUSR2), 0);
+	ck_assert_int_eq(pending(SIGUSR2), 0);
+	sem_post(&p.sent);
+	JOIN(t, 0);
+	ck_assert_int_eq(p.pending_here, 1);
+	ck_assert_int_eq(p.waited, SIGUSR2);
+	ck_assert_int_eq(p.pending_after, 0);
+	ck_assert_int_eq(nhandled, 0);
+	sem_destroy(&p.sent);
+}
+END_TEST
+
+/* raise() runs the handler before it returns; a blocked one runs before
+ * the unblocking pthread_sigmask returns. */
+START_TEST(raise_runs_handler)
+{
+	pthread_t t;
+	sem_init(&release, 0, 0);
+	SPAWN(&t, bystander, 0);
+	set_handler(SIGUSR1, 0);
+	ck_assert_int_eq(raise(SIGUSR1), 0);
+	ck_assert_int_eq(nhandled, 1);
+	ck_assert(pthread_equal(handled_by, pthread_self()));
+
+	mask(SIG_BLOCK, SIGUSR1);
+	ck_assert_int_eq(raise(SIGUSR1), 0);
+	ck_assert_int_eq(nhandled, 1);
+	ck_assert_int_eq(pending(SIGUSR1), 1);
+	mask(SIG_UNBLOCK, SIGUSR1);
+	ck_assert_int_eq(nhandled, 2);
+	ck_assert_int_eq(pending(SIGUSR1), 0);
+	stop_bystanders(&t, 1);
+}
+END_TEST
+
+/* sigqueue's value reaches an SA_SIGINFO handler. */
+START_TEST(sigqueue_value)
+{
+	pthread_t t;
+	set_handler(SIGUSR2, SA_SIGINFO);
+	mask(SIG_BLOCK, SIGUSR2);   /* only the main thread takes it */
+	sem_init(&release, 0, 0);
+	SPAWN(&t, bystander, 0);
+	mask(SIG_UNBLOCK, SIGUSR2);
+	ck_assert_int_eq(sigqueue(getpid(), SIGUSR2, (union sigval){ .sival_int = 4242 }), 0);
+	await_handled();
+	ck_assert(pthread_equal(handled_by, pthread_self()));
+	ck_assert_int_eq(handled_info.si_signo, SIGUSR2);
+	ck_assert_int_eq(handled_info.si_code, SI_QUEUE);
+	ck_assert_int_eq(handled_info.si_value.sival_int, 4242);
+	ck_assert_int_eq(handled_info.si_pid, getpid());
+	stop_bystanders(&t, 1);
+}
+END_TEST
+
+/* Setting SIG_IGN discards the pending signal, directed at the thread
+ * (raise) or at the process (kill while every thread blocks it). */
+static void ignore_pending(int by_kill)
+{
+	mask(SIG_BLOCK, SIGUSR1);
+	ck_assert_int_eq(by_kill ? kill(getpid(), SIGUSR1) : raise(SIGUSR1), 0);
+	ck_assert_int_eq(pending(SIGUSR1), 1);
+	signal(SIGUSR1, SIG_IGN);
+	ck_assert_int_eq(pending(SIGUSR1), 0);
+	set_handler(SIGUSR1, 0);
+	mask(SIG_UNBLOCK, SIGUSR1);
+	ck_assert_int_eq(nhandled, 0);
+}
+
+START_TEST(sig_ign_discards_pending)
+{
+	pthread_t t;
+	set_handler(SIGUSR1, 0);
+	mask(SIG_BLOCK, SIGUSR1);   /* the bystander inherits it */
+	sem_init(&release, 0, 0);
+	SPAWN(&t, bystander, 0);
+	ignore_pending(0);
+	ignore_pending(1);
+	stop_bystanders(&t, 1);
+}
+END_TEST
+
+/* SA_RESETHAND: the handler runs once and the disposition is SIG_DFL. */
+START_TEST(sa_resethand)
+{
+	struct sigaction now;
+	pthread_t t;
+	sem_init(&release, 0, 0);
+	SPAWN(&t, bystander, 0);
+	set_handler(SIGUSR1, SA_RESETHAND);
+	ck_assert_int_eq(raise(SIGUSR1), 0);
+	ck_assert_int_eq(nhandled, 1);
+	ck_assert_int_eq(sigaction(SIGUSR1, 0, &now), 0);
+	ck_assert(now.sa_handler == SIG_DFL);
+	stop_bystanders(&t, 1);
+}
+END_TEST
+
+/* ---- masks of new threads */
+
+static void *report_mask(void *arg)
+{
+	pthread_sigmask(SIG_BLOCK, 0, arg);
+	return 0;
+}
+
+static void *mask_middle(void *arg)
+{
+	sigset_t *m = arg, hup = just(SIGHUP);
+	pthread_t t;
+	pthread_sigmask(SIG_BLOCK, 0, &m[0]);
+	pthread_sigmask(SIG_BLOCK, &hup, 0);
+	if (pthread_create(&t, 0, report_mask, &m[1])) return (void *)1;
+	pthread_join(t, 0);
+	return 0;
+}
+
+/* A new thread starts with its creator's mask (POSIX), and changing it
+ * changes no other thread's. */
+START_TEST(mask_inherited)
+{
+	sigset_t m[2];
+	pthread_t t;
+	void *r;
+
+	memset(m, 0, sizeof m);
+	mask(SIG_BLOCK, SIGUSR2);
+	SPAWN(&t, mask_middle, m);
+	JOIN(t, &r);
+	ck_assert_ptr_eq(r, 0);
+	ck_assert_int_eq(sigismember(&m[0], SIGUSR2), 1);
+	ck_assert_int_eq(sigismember(&m[0], SIGHUP), 0);
+	ck_assert_int_eq(sigismember(&m[1], SIGUSR2), 1);
+	ck_assert_int_eq(sigismember(&m[1], SIGHUP), 1);
+	ck_assert_int_eq(blocked(SIGHUP), 0);
+	ck_assert_int_eq(blocked(SIGUSR2), 1);
+}
+END_TEST
+
+/* ---- fork */
+
+static void *times_two(void *arg)
+{
+	return (void *)((intptr_t)arg * 2);
+}
+
+static pthread_t main_thread, other_thread;
+
+/* The child of a fork from a thread other than the initial one: it has
+ * only that thread (green can tell: the others are gone), can create and
+ * join threads of its own, and exits with a status. */
+static void *forker(void *arg)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (!pid) {
+		pthread_t t[3];
+		intptr_t sum = 0;
+		void *r;
+		/* (the other threads' ids name memory the child no longer has) */
+		if (GREEN_MODE && pthread_kill(main_thread, 0) != ESRCH) _exit(1);
+		for (intptr_t i = 0; i < 3; i++)
+			if (pthread_create(&t[i], 0, times_two, (void *)i)) _exit(2);
+		for (int i = 0; i < 3; i++) {
+			if (pthread_join(t[i], &r)) _exit(3);
+			sum += (intptr_t)r;
+		}
+		exit(sum == 6 ? 42 : 4);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid) return (void *)-1;
+	return (void *)(intptr_t)st;
+}
+
+START_TEST(fork_from_thread)
+{
+	pthread_t t;
+	void *r;
+
+	main_thread = pthread_self();
+	sem_init(&release, 0, 0);
+	SPAWN(&other_thread, bystander, 0);
+	fflush(0);
+	SPAWN(&t, forker, 0);
+	JOIN(t, &r);
+	ck_assert(WIFEXITED((intptr_t)r));
+	ck_assert_int_eq(WEXITSTATUS((intptr_t)r), 42);
+	stop_bystanders(&other_thread, 1);
+}
+END_TEST
+
+static char atfork_log[64];
+static int atfork_armed;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void log_atfork(const char *what)
+{
+	if (atfork_armed) strcat(atfork_log, what);
+}
+
+static void prepare1(void) { log_atfork("p1"); }
+static void prepare2(void) { log_atfork("p2"); }
+static void prepare3(void) { log_atfork("p3"); }
+static void parent1(void) { log_atfork("a1"); }
+static void parent2(void) { log_atfork("a2"); }
+static void parent3(void) { log_atfork("a3"); }
+static void child1(void) { log_atfork("c1"); }
+static void child2(void) { log_atfork("c2"); }
+static void child3(void) { log_atfork("c3"); }
+
+static void register_atfork(void)
+{
+	/* handlers cannot be removed: registered once, active when armed */
+	pthread_atfork(prepare1, parent1, child1);
+	pthread_atfork(prepare2, parent2, child2);
+	pthread_atfork(prepare3, parent3, child3);
+}
+
+/* pthread_atfork: prepare handlers in reverse order of registration,
+ * parent and child handlers in order of registration. */
+START_TEST(atfork_order)
+{
+	pthread_t t;
+	pid_t pid;
+	int st;
+
+	sem_init(&release, 0, 0);
+	SPAWN(&t, bystander, 0);
+	pthread_once(&atfork_once, register_atfork);
+	atfork_log[0] = 0;
+	atfork_armed = 1;
+	fflush(0);
+	pid = fork();
+	if (!pid) _exit(strcmp(atfork_log, "p3p2p1c1c2c3") ? 1 : 0);
+	atfork_armed = 0;
+	ck_assert_int_gt(pid, 0);
+	ck_assert_str_eq(atfork_log, "p3p2p1a1a2a3");
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(st == 0, "the child's handlers did not run p3p2p1c1c2c3");
+	stop_bystanders(&t, 1);
+}
+END_TEST
+
+/* ---- exec from a thread */
+
+struct exec_args {
+	const char *path;
+	char *const *argv;
+	sigset_t mask;              /* the execing thread's mask */
+	int out;                    /* its stdout, or -1 */
+	void (*prepare)(void);      /* in the child, once threads exist */
+};
+
+static void *execer(void *arg)
+{
+	struct exec_args *e = arg;
+	pthread_sigmask(SIG_SETMASK, &e->mask, 0);
+	if (e->out >= 0) dup2(e->out, 1);
+	execv(e->path, e->argv);
+	_exit(126);
+}
+
+/* A child process whose second thread execs while the first (and a third)
+ * are alive and busy; returns the exit status of the exec'd image. */
+static int exec_from_thread(struct exec_args *e)
+{
+	pthread_t t;
+	pid_t pid;
+	int st;
+
+	fflush(0);
+	pid = fork();
+	if (!pid) {
+		sem_init(&release, 0, 0);
+		if (pthread_create(&t, 0, bystander, 0)) _exit(125);
+		if (e->prepare) e->prepare();
+		if (pthread_create(&t, 0, execer, e)) _exit(125);
+		for (;;) sched_yield();   /* two runnable threads: time slicing is on */
+	}
+	ck_assert_int_gt(pid, 0);
+	if (e->out >= 0) close(e->out);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
+START_TEST(exec_sh_from_thread)
+{
+	char *argv[] = { "sh", "-c", "exit 7", 0 };
+	struct exec_args e = { .path = "/bin/sh", .argv = argv, .out = -1 };
+	int st;
+	if (access(e.path, X_OK)) {
+		fprintf(stderr, "exec_sh_from_thread: no /bin/sh, not run\n");
+		return;
+	}
+	sigemptyset(&e.mask);
+	st = exec_from_thread(&e);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 7);
+}
+END_TEST
+
+/* tests/prog/sigstate, built next to this runner: it prints the mask,
+ * SIGALRM's disposition and the ITIMER_REAL it started with. */
+static void sigstate_path(char *path, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", path, size - 32);
+	char *slash;
+	ck_assert_int_gt(n, 0);
+	path[n] = 0;
+	ck_assert_ptr_ne(slash = strrchr(path, '/'), 0);
+	strcpy(slash, GREEN_MODE ? "/prog/sigstate-green" : "/prog/sigstate-1to1");
+	ck_assert_msg(!access(path, X_OK), "%s is not built", path);
+}
+
+/* Run sigstate from a thread with mask m; its output in out. */
+static void exec_sigstate(sigset_t m, void (*prepare)(void), char *out, size_t size)
+{
+	char path[4096], *argv[] = { "sigstate", 0 };
+	struct exec_args e = { .path = path, .argv = argv, .mask = m, .prepare = prepare };
+	int p[2], st;
+	size_t len = 0;
+	ssize_t n;
+
+	sigstate_path(path, sizeof path);
+	ck_assert_int_eq(pipe(p), 0);
+	e.out = p[1];
+	st = exec_from_thread(&e);
+	while (len < size - 1 && (n = read(p[0], out + len, size - 1 - len)) > 0) len += n;
+	out[len] = 0;
+	close(p[0]);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "sigstate: status %#x", st);
+}
+
+static void catch_alarm(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGALRM, &sa, 0);
+	mask(SIG_BLOCK, SIGUSR2);   /* the main thread's mask is not the execer's */
+}
+
+/* The exec'd image has the execing thread's mask, SIGALRM's default
+ * disposition (the program caught it) and no interval timer. */
+START_TEST(exec_state)
+{
+	sigset_t m;
+	char out[256], want[64];
+	sigemptyset(&m);
+	sigaddset(&m, SIGHUP);
+	sigaddset(&m, SIGUSR1);
+	exec_sigstate(m, catch_alarm, out, sizeof out);
+	snprintf(want, sizeof want, "blocked %d %d\nalarm default\nitimer 0\n", SIGHUP, SIGUSR1);
+	ck_assert_str_eq(out, want);
+}
+END_TEST
+
+static void ignore_alarm_and_set_one(void)
+{
+	signal(SIGALRM, SIG_IGN);
+	alarm(100);
+}
+
+/* An ignored SIGALRM stays ignored, and the program's own alarm goes on
+ * in the exec'd image. */
+START_TEST(exec_state_alarm)
+{
+	sigset_t m = just(SIGUSR2);
+	char out[256], want[64];
+	int secs, n;
+	exec_sigstate(m, ignore_alarm_and_set_one, out, sizeof out);
+	n = snprintf(want, sizeof want, "blocked %d\nalarm ignored\nitimer ", SIGUSR2);
+	ck_assert_msg(!strncmp(out, want, n), "sigstate: %s", out);
+	secs = atoi(out + n);
+	ck_assert_int_ge(secs, 90);
+	ck_assert_int_le(secs, 100);
+}
+END_TEST
+
+/* ---- time slicing */
+
+/* Two threads computing without ever yielding both progress, each while
+ * the other is alive, and a third thread's sleep ends no earlier than
+ * asked (its lateness is printed; its bound is tests/preempt.sh's). */
+START_TEST(spinners_progress)
+{
+	struct timespec req = { 0, 200 * MS };
+	uint64_t t0, slept;
+
+	ck_assert_int_eq(spinners_start(), 0);
+	t0 = now_ns();
+	ck_assert_int_eq(nanosleep(&req, 0), 0);
+	slept = now_ns() - t0;
+	spinners_stop();
+	fprintf(stderr, "spinners_progress: sleeper woke %.2f ms late; the spinners "
+	        "saw each other advance %lu and %lu times\n", (slept - 200 * MS) / 1e6,
+	        spinners[0].changes, spinners[1].changes);
+	ck_assert_uint_ge(slept, 200 * MS);
+	ck_assert_uint_ge(spinners[0].changes, 1);
+	ck_assert_uint_ge(spinners[1].changes, 1);
+}
+END_TEST
+
+Suite *suite_signal(void)
+{
+	Suite *s = suite_create("signal");
+	TCase *tc = tcase_create("signal");
+	tcase_set_timeout(tc, 30);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, sigwait_pthread_kill);
+	tcase_add_test(tc, sigwait_process);
+	tcase_add_test(tc, process_signal_unmasked_thread);
+	tcase_add_test(tc, process_signal_from_child);
+	tcase_add_test(tc, read_eintr);
+	tcase_add_test(tc, read_sa_restart);
+	tcase_add_test(tc, sem_wait_eintr);
+	tcase_add_test(tc, nanosleep_eintr);
+	tcase_add_test(tc, sigsuspend_pthread_kill);
+	tcase_add_test(tc, sigsuspend_wakes_on_itimer);
+	tcase_add_test(tc, sigpending_per_thread);
+	tcase_add_test(tc, raise_runs_handler);
+	tcase_add_test(tc, sigqueue_value);
+	tcase_add_test(tc, sig_ign_discards_pending);
+	tcase_add_test(tc, sa_resethand);
+	tcase_add_test(tc, mask_inherited);
+	tcase_add_test(tc, fork_from_thread);
+	tcase_add_test(tc, atfork_order);
+	tcase_add_test(tc, exec_sh_from_thread);
+	tcase_add_test(tc, exec_state);
+	tcase_add_test(tc, exec_state_alarm);
+	/* spinners never yield: without time slicing they keep the CPU */
+	if (!cooperative()) tcase_add_test(tc, spinners_progress);
+	suite_add_tcase(s, tc);
+	return s;
+}
