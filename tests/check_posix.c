@@ -639,7 +639,7 @@ END_TEST
  * __green_cancel_async.  Set to 1 once that call is in place; until then
  * the two tests run in 1:1 mode only.
  */
-#define GREEN_ASYNC_CANCEL_WIRED 0
+#define GREEN_ASYNC_CANCEL_WIRED 1
 
 Suite *suite_posix(void)
 {

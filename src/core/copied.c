@@ -54,20 +54,78 @@ hidden struct green_thread *__green_region_owner;
 static void *sched_sp;                       /* the scheduler context, parked */
 static struct green_thread *xfer_to;         /* whom it switches to next */
 
+/*
+ * Save areas come from a small allocator of their own, never malloc: the
+ * scheduler context must not block, and malloc's lock may be held by the
+ * very thread that was preempted inside malloc.  Sizes are powers of two
+ * from 256 bytes; freed areas wait on a free list per size; new ones are
+ * cut from 1 MiB chunks (larger ones mapped alone).  Everything runs in
+ * the scheduler context or inside a no-preempt section.
+ */
+#define CLASSES 13                      /* 256 B .. 1 MiB */
+#define CHUNK (1 << 20)
+static void *free_area[CLASSES];
+static char *chunk_next, *chunk_end;
+
+static int size_class(size_t n)
+{
+	int k = 0;
+	while ((size_t)256 << k < n) k++;
+	return k;
+}
+
+static void *area_get(int k)
+{
+	size_t sz = (size_t)256 << k;
+	void *p = free_area[k];
+	if (p) {
+		free_area[k] = *(void **)p;
+		return p;
+	}
+	if (sz >= CHUNK) {
+		p = mmap(0, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		return p == MAP_FAILED ? 0 : p;
+	}
+	if (chunk_end - chunk_next < (ptrdiff_t)sz) {
+		p = mmap(0, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) return 0;
+		chunk_next = p;
+		chunk_end = chunk_next + CHUNK;
+	}
+	p = chunk_next;
+	chunk_next += sz;
+	return p;
+}
+
+static void area_put(void *p, size_t cap)
+{
+	int k;
+	if (!p) return;
+	k = size_class(cap);
+	*(void **)p = free_area[k];
+	free_area[k] = p;
+}
+
 static void save(struct green_thread *t)
 {
 	size_t n = __green_region_top - (char *)t->sp;
 	if (n > t->save_cap) {
-		size_t cap = (n + 255) & -(size_t)256;
-		void *p = realloc(t->save, cap);
+		int k = size_class(n);
+		void *p = area_get(k);
 		if (!p) {
 			__green_say("green: out of memory saving the copied stack of thread %u\n", t->id);
 			abort();
 		}
+		area_put(t->save, t->save_cap);
 		t->save = p;
-		t->save_cap = cap;
+		t->save_cap = (size_t)256 << k;
 	}
+	/* the live stack is opaque bytes here; a preempted thread's part of it
+	 * includes the gap the kernel left below its interrupted frame, which
+	 * memcheck calls unaddressable */
+	GREEN_VG_QUIET_BEGIN();
 	memcpy(t->save, t->sp, n);
+	GREEN_VG_QUIET_END();
 	t->save_len = n;
 }
 
@@ -157,7 +215,9 @@ hidden void __green_copied_free(struct green_thread *t)
 {
 	if (__green_region_owner == t) __green_region_owner = 0;
 	t->magic = 0;
-	free(t->save);
+	GREEN_ENTER();
+	area_put(t->save, t->save_cap);
+	GREEN_LEAVE();
 	free(t->tsd);
 	free(t);
 }

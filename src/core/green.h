@@ -259,6 +259,8 @@ hidden int __green_intr_restart(void);
 extern hidden uint64_t __green_proc_pend;
 hidden void __green_sig_deliver(void);          /* run handlers now deliverable to the caller */
 hidden void __green_sig_init(void);             /* virtualise the kernel's signal state */
+hidden void __green_sig_dispatch_arrived(void);  /* idle: dispatch recorded signals */
+extern hidden const uint64_t *__green_idle_mask; /* poll.c: the mask the idle wait restores */
 hidden int __green_sig_wakeable(void);          /* could a signal still wake a thread? */
 hidden void __green_sig_after_fork(void);
 hidden void __green_tick_arm(void);             /* two threads may run: start slicing */

@@ -49,4 +49,27 @@ static inline long green_k_getitimer(int which, struct itimerval *ov)
 	return __syscall(SYS_getitimer, which, ov);
 }
 
+/* ppoll/pselect6 with a timespec: the *_time64 calls where they exist
+ * (two long longs), the original ones elsewhere */
+#ifdef SYS_ppoll_time64
+#define GREEN_SYS_PPOLL    SYS_ppoll_time64
+#define GREEN_SYS_PSELECT6 SYS_pselect6_time64
+#else
+#define GREEN_SYS_PPOLL    SYS_ppoll
+#define GREEN_SYS_PSELECT6 SYS_pselect6
+#endif
+
+static inline const void *green_k_ts(const struct timespec *ts, long long buf[2])
+{
+#ifdef SYS_ppoll_time64
+	if (!ts) return 0;
+	buf[0] = ts->tv_sec;
+	buf[1] = ts->tv_nsec;
+	return buf;
+#else
+	(void)buf;
+	return ts;
+#endif
+}
+
 #endif

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/select.h>
 #include "io.h"
+#include "ktime.h"
 
 typedef int backend_fn(struct pollfd *, size_t, const struct timespec *);
 
@@ -98,6 +99,11 @@ static size_t gather(void)
 	return n;
 }
 
+/* While the scheduler idles, the kernel mask blocks every signal and the
+ * wait itself restores this one (sched.c): no signal can slip in between
+ * the last look at the pending set and the wait. */
+hidden const uint64_t *__green_idle_mask;
+
 #define RD (POLLIN | POLLRDNORM | POLLRDBAND | POLLRDHUP)
 #define WR (POLLOUT | POLLWRNORM | POLLWRBAND)
 
@@ -117,7 +123,9 @@ static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts)
 		if (p[i].events & POLLPRI) FD_SET(p[i].fd, &e);
 		if (p[i].fd > max) max = p[i].fd;
 	}
-	k = __syscall(SYS_pselect6, max + 1, &r, &w, &e, ts, 0);
+	long long kts[2];
+	k = __syscall(GREEN_SYS_PSELECT6, max + 1, &r, &w, &e, green_k_ts(ts, kts),
+	              __green_idle_mask ? ((long[]){ (long)__green_idle_mask, _NSIG / 8 }) : 0);
 	if (k <= 0) return k;
 	for (i = 0; i < n; i++)
 		p[i].revents = (FD_ISSET(p[i].fd, &r) ? POLLIN : 0) |
@@ -128,7 +136,8 @@ static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts)
 
 static int poll_wait(struct pollfd *p, size_t n, const struct timespec *ts)
 {
-	return __syscall(SYS_ppoll, p, n, ts, 0, _NSIG / 8);
+	long long kts[2];
+	return __syscall(GREEN_SYS_PPOLL, p, n, green_k_ts(ts, kts), __green_idle_mask, _NSIG / 8);
 }
 
 static backend_fn *const backend[] = { select_wait, poll_wait };
@@ -172,7 +181,9 @@ hidden int __green_poll_wait(uint64_t deadline)
 		ts.tv_nsec = d % 1000000000u;
 		tsp = &ts;
 	}
-	if (gq_empty(&__green_io_q))
-		return __syscall(SYS_ppoll, 0, 0, tsp, 0, _NSIG / 8);
+	if (gq_empty(&__green_io_q)) {
+		long long kts[2];
+		return __syscall(GREEN_SYS_PPOLL, 0, 0, green_k_ts(tsp, kts), __green_idle_mask, _NSIG / 8);
+	}
 	return mux_round(tsp);
 }

@@ -66,6 +66,27 @@ hidden volatile int __green_pending;
 
 /* Pick the next thread to run; idles while there is none.  May return
  * the current thread if it was woken while idling. */
+/*
+ * Wait in the kernel until the deadline, an I/O event or a signal.  We are
+ * inside the library, so a signal caught meanwhile is only recorded; it is
+ * dispatched here (which may make a thread runnable).  All signals are
+ * blocked from the last look at the recorded set until the wait, which
+ * unblocks them atomically: none can arrive unseen in between.
+ */
+static void idle(uint64_t deadline)
+{
+	uint64_t all = -1, old = 0;
+
+	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, _NSIG / 8);
+	if (!(__green_pending & GREEN_PEND_SIG)) {
+		__green_idle_mask = &old;
+		__green_poll_wait(deadline);
+		__green_idle_mask = 0;
+	}
+	__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, 0, _NSIG / 8);
+	__green_sig_dispatch_arrived();
+}
+
 static struct green_thread *pick_next(void)
 {
 	/* Deadlines are checked at every hand-off while any are pending
@@ -82,7 +103,7 @@ static struct green_thread *pick_next(void)
 			return runq_pop();
 		if (!__green_timers_pending() && !__green_poll_waiters())
 			__green_deadlock();  /* returns only if a signal may still wake us */
-		__green_poll_wait(__green_timer_next());
+		idle(__green_timer_next());
 	}
 }
 

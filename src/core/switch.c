@@ -58,6 +58,7 @@ hidden void __green_switch(struct green_thread *from, struct green_thread *to)
 	/* running as `from` again, on its own stack */
 	if (reap_list) __green_reap();
 	green_sig_check(from);
+	__green_cancel_async(from);
 }
 
 /* Free the stacks of detached threads that have exited (never our own). */

@@ -88,6 +88,7 @@ hidden void __green_thread_start(void *arg)
 	struct green_thread *self = arg;
 	__green_reap();          /* a new thread's no-preempt depth starts at 0 */
 	green_sig_check(self);
+	__green_cancel_async(self);
 	if (self->c11) {
 		int (*f)(void *) = (int (*)(void *))(void *)self->start;
 		__pthread_exit((void *)(intptr_t)f(self->arg));

@@ -46,6 +46,7 @@
 #include <sys/time.h>
 #include "green.h"
 #include "ktime.h"
+#include "runq.h"
 
 #define DEFAULT_QUANTUM_MS 10
 
@@ -111,7 +112,9 @@ static void tick(int sig, siginfo_t *si, void *uc)
 			__green_ticking = 0;
 		} else {
 			next_tick = now + quantum;
-			preempt = __green_nswitch == seen_nswitch;
+			/* a whole quantum used, and the policy allows it (SCHED_FIFO
+			 * runs until a higher priority is runnable) */
+			preempt = __green_nswitch == seen_nswitch && __green_runq_should_preempt(__green_cur);
 			seen_nswitch = __green_nswitch;
 		}
 		if (__green_np) {

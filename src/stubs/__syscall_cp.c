@@ -571,12 +571,24 @@ static long do_tcdrain(int fd, int cp)
 	return __syscall(SYS_ioctl, fd, TCSBRK, 1);
 }
 
+/* 32-bit CPUs whose time_t outgrew long: musl passes long[2] to the
+ * original calls and its own struct timespec to the *_time64 ones. */
+static const struct timespec *legacy_ts(long p, struct timespec *buf)
+{
+	const long *l = (const long *)p;
+	if (sizeof(time_t) == sizeof(long) || !l) return (const void *)p;
+	buf->tv_sec = l[0];
+	buf->tv_nsec = l[1];
+	return buf;
+}
+
 /* mq_timedsend/receive: a deadline in the past never waits; the queue
  * descriptor is pollable. */
-static long do_mq(long nr, const long *a, int ev, int cp)
+static long do_mq(long nr, const long *a, int ev, int legacy, int cp)
 {
 	static const struct timespec past;
-	const struct timespec *ts = (const void *)a[4];
+	struct timespec tb;
+	const struct timespec *ts = legacy ? legacy_ts(a[4], &tb) : (const void *)a[4];
 	uint64_t dl = GREEN_NO_DEADLINE;
 	int err = 0, w;
 	long r;
@@ -594,7 +606,9 @@ static long do_mq(long nr, const long *a, int ev, int cp)
 	}
 }
 
-/* System V semaphores: every operation IPC_NOWAIT, on a copy. */
+#if defined(SYS_semop) || defined(SYS_semtimedop)
+/* System V semaphores: every operation IPC_NOWAIT, on a copy.  (CPUs
+ * that reach them only through SYS_ipc, m68k, block the process.) */
 static long do_semop(int id, const struct sembuf *ops, size_t n, const struct timespec *ts, int cp)
 {
 	struct sembuf local[16], *c = n <= 16 ? local : malloc(n * sizeof *c);
@@ -610,7 +624,11 @@ static long do_semop(int id, const struct sembuf *ops, size_t n, const struct ti
 		c[i].sem_flg |= IPC_NOWAIT;
 	}
 	for (;;) {
+#ifdef SYS_semop
 		r = __syscall(SYS_semop, id, c, n);
+#else
+		r = __syscall(SYS_semtimedop, id, c, n, 0);
+#endif
 		if (r != -EAGAIN || !wait) break;
 		if (__green_now() >= dl) break;
 		if ((r = park_retry(0, &step, dl, GW_RETRY, cp))) {
@@ -621,12 +639,15 @@ static long do_semop(int id, const struct sembuf *ops, size_t n, const struct ti
 	if (c != local) free(c);
 	return r;
 }
+#endif
+
 
 /* ---- the dispatch */
 
 hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z, int cp)
 {
 	long a[6] = { u, v, w, x, y, z };
+	struct timespec tb;
 
 	switch (nr) {
 	case SYS_read: return io_buf(u, GREEN_IN, (void *)v, w, -1, cp);
@@ -647,7 +668,9 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 	case SYS_sendto: return io_call(nr, a, GREEN_OUT, BY_FLAGS, 3, cp);
 	case SYS_sendmsg: return io_call(nr, a, GREEN_OUT, BY_FLAGS, 2, cp);
 	case SYS_sendmmsg: return io_call(nr, a, GREEN_OUT, BY_FLAGS, 3, cp);
+#if !defined(SYS_accept) || SYS_accept != SYS_accept4
 	case SYS_accept:
+#endif
 	case SYS_accept4: return io_call(nr, a, GREEN_IN, BY_READY, 0, cp);
 	case SYS_connect: return do_connect(u, v, w, cp);
 	case SYS_nanosleep: return -__clock_nanosleep(CLOCK_REALTIME, 0, (void *)u, (void *)v);
@@ -655,7 +678,15 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 #ifdef SYS_poll
 	case SYS_poll: return do_poll((void *)u, v, ms_deadline(w), 0, _NSIG / 8, cp);
 #endif
-	case SYS_ppoll: return do_poll((void *)u, v, ts_deadline((void *)w), x, y, cp);
+	case SYS_ppoll: return do_poll((void *)u, v, ts_deadline(legacy_ts(w, &tb)), x, y, cp);
+#if defined(SYS_ppoll_time64) && SYS_ppoll_time64 != SYS_ppoll
+	case SYS_ppoll_time64: return do_poll((void *)u, v, ts_deadline((void *)w), x, y, cp);
+	case SYS_pselect6_time64: return do_select(u, (long *[3]){ (long *)v, (long *)w, (long *)x },
+	                                           ts_deadline((void *)y), z, cp);
+	case SYS_recvmmsg_time64: return io_call(nr, a, GREEN_IN, BY_FLAGS, 3, cp);
+	case SYS_mq_timedsend_time64: return do_mq(nr, a, GREEN_OUT, 0, cp);
+	case SYS_mq_timedreceive_time64: return do_mq(nr, a, GREEN_IN, 0, cp);
+#endif
 #ifdef SYS_select
 	case SYS_select: {
 		const long *tv = (const long *)y;
@@ -666,7 +697,7 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 	}
 #endif
 	case SYS_pselect6: return do_select(u, (long *[3]){ (long *)v, (long *)w, (long *)x },
-	                                    ts_deadline((void *)y), z, cp);
+	                                    ts_deadline(legacy_ts(y, &tb)), z, cp);
 	case SYS_epoll_pwait: return do_epoll(a, cp);
 #ifdef SYS_epoll_wait
 	case SYS_epoll_wait: a[4] = 0; return do_epoll(a, cp);
@@ -687,8 +718,8 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 #ifdef SYS_msgsnd
 	case SYS_msgsnd: return polled(nr, a, 3, x | IPC_NOWAIT, -EAGAIN, -EAGAIN, cp);
 #endif
-	case SYS_mq_timedsend: return do_mq(nr, a, GREEN_OUT, cp);
-	case SYS_mq_timedreceive: return do_mq(nr, a, GREEN_IN, cp);
+	case SYS_mq_timedsend: return do_mq(nr, a, GREEN_OUT, 1, cp);
+	case SYS_mq_timedreceive: return do_mq(nr, a, GREEN_IN, 1, cp);
 	case SYS_ioctl:
 		if (v == TCSBRK && w == 1) return do_tcdrain(u, cp);
 		break;
@@ -700,7 +731,7 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 	case SYS_semop: return do_semop(u, (void *)v, w, 0, cp);
 #endif
 #ifdef SYS_semtimedop
-	case SYS_semtimedop: return do_semop(u, (void *)v, w, (void *)x, cp);
+	case SYS_semtimedop: return do_semop(u, (void *)v, w, legacy_ts(x, &tb), cp);
 #endif
 	case SYS_close:
 		__green_fd_closed(u);
