@@ -52,6 +52,32 @@ hidden int __green_futex_wake(const volatile void *addr, int n)
 	return woken;
 }
 
+/*
+ * A lock word that holds its owner's id (never 0), with `flag` set once
+ * somebody had to wait: musl's internal locks, FILE locks and spin locks
+ * are all this.  Taking and testing the word is one no-preempt section.
+ */
+hidden void __green_word_lock(volatile int *w, int me, int flag)
+{
+	int owner, waited = 0;
+
+	GREEN_ENTER();
+	while ((owner = *w)) {
+		*w = owner | flag;
+		__green_futex_wait(w, owner | flag, GREEN_NO_DEADLINE, GW_ADDR);
+		waited = 1;
+	}
+	*w = waited ? me | flag : me;   /* others may still wait behind us */
+	GREEN_LEAVE();
+}
+
+hidden void __green_word_unlock(volatile int *w, int flag)
+{
+	int old = *w;
+	*w = 0;
+	if (old & flag) __green_futex_wake(w, 1);
+}
+
 hidden void __green_futex_reset(void)
 {
 	for (int i = 0; i < NBUCKET; i++) bucket[i].head = bucket[i].tail = 0;

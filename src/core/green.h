@@ -297,6 +297,8 @@ static inline void green_sig_check(struct green_thread *self)
 /* ---- address waits: a user-level futex (futex.c) */
 hidden int __green_futex_wait(const volatile void *addr, int val, uint64_t deadline, enum gwait kind);
 hidden int __green_futex_wake(const volatile void *addr, int n);
+hidden void __green_word_lock(volatile int *w, int me, int flag);
+hidden void __green_word_unlock(volatile int *w, int flag);
 
 /* ---- stacks (stack.c) */
 hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *err);

@@ -543,7 +543,7 @@ hidden int __green_sigsuspend(const sigset_t *mask)
 
 int pthread_kill(pthread_t p, int s)
 {
-	struct green_thread *t = __green_lookup(p), *w;
+	struct green_thread *t = __green_lookup(p);
 	siginfo_t si;
 
 	if ((unsigned)s >= NSIG_V || (s && (BIT(s) & MUSL_SIGS))) return EINVAL;
@@ -558,7 +558,6 @@ int pthread_kill(pthread_t p, int s)
 	} else if (t->state == GS_BLOCKED && t->wait == GW_SIGNAL && (t->sigwait_set & BIT(s))) {
 		hand_to_waiter(t, s, &si);
 	} else {
-		(void)w;
 		t->sigpend |= BIT(s);
 		if (t != __green_cur && !(t->sigmask & BIT(s))) interrupt(t);
 	}

@@ -33,26 +33,15 @@ int pthread_spin_trylock(pthread_spinlock_t *s)
 
 int pthread_spin_lock(pthread_spinlock_t *s)
 {
-	volatile int *w = s;
-	int me = __pthread_self()->tid, owner, waited = 0;
+	int me = __pthread_self()->tid;
 
-	if ((*w & ~WAITERS) == me) return EDEADLK;
-	GREEN_ENTER();
-	while ((owner = *w)) {
-		*w = owner | WAITERS;
-		__green_futex_wait(w, owner | WAITERS, GREEN_NO_DEADLINE, GW_ADDR);
-		waited = 1;
-	}
-	*w = waited ? me | WAITERS : me;
-	GREEN_LEAVE();
+	if ((*s & ~WAITERS) == me) return EDEADLK;
+	__green_word_lock(s, me, WAITERS);
 	return 0;
 }
 
 int pthread_spin_unlock(pthread_spinlock_t *s)
 {
-	volatile int *w = s;
-	int old = *w;
-	*w = 0;
-	if (old & WAITERS) __green_futex_wake(w, 1);
+	__green_word_unlock(s, WAITERS);
 	return 0;
 }

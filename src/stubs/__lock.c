@@ -2,7 +2,8 @@
  * __lock.c — musl's internal lock (malloc, atexit, random, locale, tz,
  * syslog, dirent, stdio's open-file list, ...).
  *
- * The word is 0 (free), 1 (held) or 2 (held, maybe waiters).  A holder
+ * The word is 0 (free), 1 (held) or 3 (held, maybe waiters; the shared
+ * lock word of futex.c, owner 1 and flag 2).  A holder
  * may be preempted or may block inside the critical section (syslog holds
  * its lock across a send): contenders then wait greenly on the word, so a
  * preempted malloc is never re-entered.  Taking and testing the word is
@@ -12,24 +13,14 @@
 
 void __lock(volatile int *l)
 {
-	int need = libc.need_locks, waited = 0;
+	int need = libc.need_locks;
 	if (!need) return;
-	GREEN_ENTER();
-	while (*l) {
-		*l = 2;
-		__green_futex_wait(l, 2, GREEN_NO_DEADLINE, GW_ADDR);
-		waited = 1;
-	}
-	*l = waited ? 2 : 1;   /* others may still wait behind us */
+	__green_word_lock(l, 1, 2);
 	/* after fork musl marks the child single-threaded this way */
 	if (need < 0) libc.need_locks = 0;
-	GREEN_LEAVE();
 }
 
 void __unlock(volatile int *l)
 {
-	int old = *l;
-	if (!old) return;
-	*l = 0;
-	if (old == 2) __green_futex_wake(l, 1);
+	if (*l) __green_word_unlock(l, 2);
 }

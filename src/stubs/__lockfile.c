@@ -11,24 +11,14 @@
 
 int __lockfile(FILE *f)
 {
-	int tid = __pthread_self()->tid, owner, waited = 0;
+	int tid = __pthread_self()->tid;
 
 	if ((f->lock & ~MAYBE_WAITERS) == tid) return 0;
-	GREEN_ENTER();
-	while ((owner = f->lock)) {
-		f->lock = owner | MAYBE_WAITERS;
-		__green_futex_wait(&f->lock, owner | MAYBE_WAITERS, GREEN_NO_DEADLINE, GW_ADDR);
-		waited = 1;
-	}
-	/* others may still wait behind us: keep the flag so unlock wakes one */
-	f->lock = waited ? tid | MAYBE_WAITERS : tid;
-	GREEN_LEAVE();
+	__green_word_lock(&f->lock, tid, MAYBE_WAITERS);
 	return 1;
 }
 
 void __unlockfile(FILE *f)
 {
-	int old = f->lock;
-	f->lock = 0;
-	if (old & MAYBE_WAITERS) __green_futex_wake(&f->lock, 1);
+	__green_word_unlock(&f->lock, MAYBE_WAITERS);
 }
