@@ -282,6 +282,33 @@ hidden int __green_in_region(const void *);
 #define _a_stackmode __u.__i[3*__SU+4]
 extern hidden unsigned long __green_nswitch;
 
+/*
+ * Signal sets.  The core keeps a set of signals 1..64 in a uint64_t, bit
+ * s-1 for signal s.  The kernel and the libc lay a set out as an array of
+ * longs, signal s in bit (s-1) % LONG_BIT of word (s-1) / LONG_BIT: on a
+ * 32-bit big-endian CPU (m68k, 32-bit SPARC) the two differ in the order
+ * of the words, so every set that crosses into the kernel or the libc is
+ * converted here.
+ */
+struct green_kset { unsigned long w[8 / sizeof(long)]; };
+
+static inline struct green_kset green_kset(uint64_t b)
+{
+	struct green_kset k;
+	for (unsigned i = 0; i < sizeof k.w / sizeof k.w[0]; i++)
+		k.w[i] = (unsigned long)(b >> (i * 8 * sizeof(long)));
+	return k;
+}
+
+static inline uint64_t green_kbits(const void *set)
+{
+	const unsigned long *w = set;
+	uint64_t b = 0;
+	for (unsigned i = 0; i < 8 / sizeof(long); i++)
+		b |= (uint64_t)w[i] << (i * 8 * sizeof(long));
+	return b;
+}
+
 /* After a switch lands on a thread: deliver what is pending for it. */
 static inline void green_sig_check(struct green_thread *self)
 {

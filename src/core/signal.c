@@ -79,15 +79,14 @@ hidden void __green_itimer_virtualise(void);
 
 uint64_t __green_sigbits(const sigset_t *set)
 {
-	uint64_t b;
-	memcpy(&b, set, sizeof b);
-	return b;
+	return green_kbits(set);
 }
 
 void __green_sigset(sigset_t *set, uint64_t b)
 {
+	struct green_kset k = green_kset(b);
 	memset(set, 0, sizeof *set);
-	memcpy(set, &b, sizeof b);
+	memcpy(set, &k, sizeof k);
 }
 
 static int lowest(uint64_t b)
@@ -97,7 +96,8 @@ static int lowest(uint64_t b)
 
 static void kernel_unblock(uint64_t b)
 {
-	__syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &b, 0, _NSIG / 8);
+	struct green_kset k = green_kset(b);
+	__syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &k, 0, _NSIG / 8);
 }
 
 /* ---- the kernel side */
@@ -336,10 +336,12 @@ hidden void __green_preempt_now(void)
 
 hidden void __green_sig_init(void)
 {
-	uint64_t kmask = 0, handled = 0;
+	uint64_t kmask, handled = 0;
+	struct green_kset k = { 0 };
 	int s;
 
-	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, 0, &kmask, _NSIG / 8);
+	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, 0, &k, _NSIG / 8);
+	kmask = green_kbits(&k);
 	for (s = 1; s < NSIG_V; s++) {
 		if (BIT(s) & (UNBLOCKABLE | MUSL_SIGS)) continue;
 		if (__libc_sigaction(s, 0, &disp[s])) continue;

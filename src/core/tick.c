@@ -136,7 +136,7 @@ static void tick(int sig, siginfo_t *si, void *uc)
 		preempt = !__green_np;   /* let the thread it is for run now */
 	}
 	if (preempt) {
-		uint64_t b = 1ULL << (SIGALRM - 1) | 1ULL << (SIGTRAP - 1);
+		struct green_kset b = green_kset(1ULL << (SIGALRM - 1) | 1ULL << (SIGTRAP - 1));
 		__syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &b, 0, _NSIG / 8);
 		__green_yield();
 	}

@@ -12,7 +12,8 @@ hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
 _Noreturn void abort(void)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	unsigned long long all = -1ULL, abrt = 1ULL << (SIGABRT - 1);
+	unsigned long long all = -1ULL;
+	struct green_kset abrt = green_kset(1ULL << (SIGABRT - 1));
 
 	raise(SIGABRT);
 	/* a handler returned: the default action, whatever the program set */

@@ -14,13 +14,13 @@ hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
 int execve(const char *path, char *const argv[], char *const envp[])
 {
 	struct sigaction old, now;
-	uint64_t mask;
+	struct green_kset mask;
 	long r;
 
 	/* posix_spawn's vfork child shares our memory: touch nothing */
 	if (!green_active() || __syscall(SYS_getpid) != __green_pid)
 		return syscall(SYS_execve, path, argv, envp);
-	mask = __green_cur->sigmask;
+	mask = green_kset(__green_cur->sigmask);
 	sigaction(SIGALRM, 0, &now);
 	__libc_sigaction(SIGALRM, &(struct sigaction){ .sa_handler =
 		now.sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL }, &old);
