@@ -44,6 +44,8 @@ int pthread_rwlock_clockrdlock(pthread_rwlock_t *__restrict, clockid_t,
                                const struct timespec *__restrict);
 int pthread_rwlock_clockwrlock(pthread_rwlock_t *__restrict, clockid_t,
                                const struct timespec *__restrict);
+/* glibc's join with a deadline on a chosen clock */
+int pthread_clockjoin_np(pthread_t, void **, clockid_t, const struct timespec *);
 #ifdef __cplusplus
 }
 #endif

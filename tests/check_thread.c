@@ -312,7 +312,8 @@ END_TEST
 START_TEST(create_null_start)
 {
 	pthread_t t;
-	ck_assert_int_eq(pthread_create(&t, 0, 0, 0), EINVAL);
+	void *(*volatile none)(void *) = 0;   /* past glibc's nonnull attribute */
+	ck_assert_int_eq(pthread_create(&t, 0, none, 0), EINVAL);
 }
 END_TEST
 

@@ -35,4 +35,10 @@ void *__green_arch_make(void *top, void (*entry)(void *), void *arg);
 
 #include "arch.h"
 
+/* A saved stack pointer minus its bias is the address it points at
+ * (sparc64's %sp is 2047 below it); zero elsewhere. */
+#ifndef GREEN_ARCH_STACK_BIAS
+#define GREEN_ARCH_STACK_BIAS 0
+#endif
+
 #endif

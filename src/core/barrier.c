@@ -15,7 +15,7 @@ int pthread_barrier_init(pthread_barrier_t *restrict b, const pthread_barrieratt
 {
 	struct gbarrier *g = (struct gbarrier *)b;
 	if (!n) return EINVAL;
-	if (a && a->__attr) return ENOTSUP;   /* process-shared: docs/sync.md */
+	if (a && green_barrierattr_shared(a)) return ENOTSUP;   /* process-shared: docs/sync.md */
 	*b = (pthread_barrier_t){ 0 };
 	g->limit = n;
 	return 0;

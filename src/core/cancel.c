@@ -78,16 +78,3 @@ void __pthread_testcancel(void)
 	__green_cancel_point();
 }
 weak_alias(__pthread_testcancel, pthread_testcancel);
-
-/* musl's pthread_cleanup_push/pop macros land here. */
-void __do_cleanup_push(struct __ptcb *cb)
-{
-	struct green_thread *self = __green_cur;
-	cb->__next = self->cleanup;
-	self->cleanup = cb;
-}
-
-void __do_cleanup_pop(struct __ptcb *cb)
-{
-	__green_cur->cleanup = cb->__next;
-}

@@ -23,10 +23,8 @@ int pthread_cond_init(pthread_cond_t *restrict c, const pthread_condattr_t *rest
 {
 	struct gcond *g = (struct gcond *)c;
 	*c = (pthread_cond_t){ 0 };
-	if (a) {
-		if (a->__attr >> 31) return ENOTSUP;   /* process-shared: docs/sync.md */
-		g->clock = a->__attr & 0x7fffffff;
-	}
+	if (a && green_condattr_read(a, &g->clock))
+		return ENOTSUP;   /* process-shared: docs/sync.md */
 	return 0;
 }
 

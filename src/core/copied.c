@@ -108,7 +108,8 @@ static void area_put(void *p, size_t cap)
 
 static void save(struct green_thread *t)
 {
-	size_t n = __green_region_top - (char *)t->sp;
+	char *sp = (char *)t->sp + GREEN_ARCH_STACK_BIAS;
+	size_t n = __green_region_top - sp;
 	if (n > t->save_cap) {
 		int k = size_class(n);
 		void *p = area_get(k);
@@ -124,15 +125,16 @@ static void save(struct green_thread *t)
 	 * includes the gap the kernel left below its interrupted frame, which
 	 * memcheck calls unaddressable */
 	GREEN_VG_QUIET_BEGIN();
-	memcpy(t->save, t->sp, n);
+	memcpy(t->save, sp, n);
 	GREEN_VG_QUIET_END();
 	t->save_len = n;
 }
 
 static void restore(struct green_thread *t)
 {
-	GREEN_VG_MAKE_UNDEFINED((char *)t->sp, t->save_len);
-	memcpy(t->sp, t->save, t->save_len);
+	char *sp = (char *)t->sp + GREEN_ARCH_STACK_BIAS;
+	GREEN_VG_MAKE_UNDEFINED(sp, t->save_len);
+	memcpy(sp, t->save, t->save_len);
 }
 
 hidden void __green_thread_start(void *);
@@ -165,10 +167,10 @@ hidden void __green_copied_switch(struct green_thread *from, struct green_thread
 static int region_init(void)
 {
 	size_t size = __green_config.region_size ? __green_config.region_size : 1 << 20;
-	size_t guard = (__default_guardsize + PAGE_SIZE - 1) & -PAGE_SIZE;
+	size_t guard = (GREEN_GUARD_DEFAULT + GREEN_PAGE_SIZE - 1) & -GREEN_PAGE_SIZE;
 	char *base, *sbase;
 
-	size = (size + PAGE_SIZE - 1) & -PAGE_SIZE;
+	size = (size + GREEN_PAGE_SIZE - 1) & -GREEN_PAGE_SIZE;
 	base = mmap(0, size + guard, PROT_READ | PROT_WRITE,
 	            MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (base == MAP_FAILED) return EAGAIN;
@@ -237,12 +239,12 @@ int pthread_attr_setstackmode_np(pthread_attr_t *a, int mode)
 	if (mode != PTHREAD_STACK_DEFAULT_NP && mode != PTHREAD_STACK_SEPARATE_NP &&
 	    mode != PTHREAD_STACK_COPIED_NP)
 		return EINVAL;
-	a->_a_stackmode = mode;
+	green_attr_set_stackmode(a, mode);
 	return 0;
 }
 
 int pthread_attr_getstackmode_np(const pthread_attr_t *a, int *mode)
 {
-	*mode = a->_a_stackmode;
+	*mode = green_attr_stackmode(a);
 	return 0;
 }

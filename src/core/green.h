@@ -1,9 +1,11 @@
 /*
  * green.h — the core's internal interface.
  *
- * Every object in src/core and src/stubs includes this.  It is compiled
- * against musl's internal headers (struct pthread, libc, syscall.h), so it
- * may use musl's hidden symbols; it is never installed.
+ * Every object in src/core and src/stubs includes this; it is never
+ * installed.  What the core needs of its libc comes through one seam:
+ * musl-seam.h in the normal build (green inside musl's libc.a, compiled
+ * against musl's internal headers), src/overlay/glibc-seam.h in the glibc
+ * overlay (GREEN_OVERLAY; the SPARC port, docs/ports.md).
  *
  * Ownership, in one paragraph: there is one kernel thread.  All fields
  * below are touched only by whichever green thread is running, inside a
@@ -14,12 +16,25 @@
 #define GREEN_H
 
 #include <stdint.h>
+#include <stddef.h>
 #include <time.h>
-#include "pthread_impl.h"
-#include "contract.h"
-
 
 struct green_thread;
+
+/* A thread attribute as the core reads it (the seam converts). */
+struct green_attr {
+	size_t stacksize, guardsize;
+	uintptr_t stackaddr;           /* top of a program-supplied stack, or 0 */
+	int detached, explicit_sched, policy, prio;
+	int stackmode;                 /* PTHREAD_STACK_*_NP */
+};
+
+#ifdef GREEN_OVERLAY
+#include "glibc-seam.h"
+#else
+#include "musl-seam.h"
+#endif
+#include "contract.h"
 
 /* ---- queues: FIFO of threads, linked through the threads themselves. */
 struct gq {
@@ -72,15 +87,13 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
 
 #define GREEN_MAGIC 0x6772656eu /* "gren" */
 
-struct __ptcb;
-
 struct green_thread {
 	void *sp;                      /* saved stack pointer while not running */
 	unsigned magic;                /* GREEN_MAGIC while the descriptor is live */
 	unsigned id;                   /* 1 = main; shown by gdb and reports */
 
-	/* Shallow binding: musl keeps these in the one TCB; while this thread
-	 * is not running its values live here (switch.c). */
+	/* Shallow binding: the libc keeps these per kernel thread; while this
+	 * thread is not running its values live here (switch.c, the seam). */
 	int errno_val;
 	int tid;                       /* owner id for FILE locks (>= 0x400000) */
 	int h_errno_val;
@@ -116,7 +129,7 @@ struct green_thread {
 
 	/* Cancellation (cancel.c). */
 	unsigned char cancel_disable, cancel_async, cancel_pending, canceling;
-	struct __ptcb *cleanup;
+	void *cleanup;                 /* newest cleanup handler, in the libc's layout */
 
 	/* Thread-specific data (key.c): PTHREAD_KEYS_MAX slots, lazy. */
 	void **tsd;
@@ -263,11 +276,11 @@ hidden void __green_sig_dispatch_arrived(void);  /* idle: dispatch recorded sign
 extern hidden const uint64_t *__green_idle_mask; /* poll.c: the mask the idle wait restores */
 hidden int __green_sig_wakeable(void);          /* could a signal still wake a thread? */
 hidden void __green_sig_after_fork(void);
+hidden void __green_fork_child(void);            /* fork.c: only the caller survives */
 hidden void __green_tick_arm(void);             /* two threads may run: start slicing */
 hidden void __green_tick_after_fork(void);
 extern hidden int __green_ticking;
 extern hidden int __green_pid;                   /* to recognise a vfork child */
-extern hidden struct pthread *__green_tcb;       /* musl's one TCB (switch.c) */
 
 /* ---- copied stacks (copied.c) */
 extern hidden struct green_thread *__green_region_owner;
@@ -277,9 +290,6 @@ hidden struct green_thread *__green_copied_alloc(size_t size, int *err);
 hidden void __green_copied_free(struct green_thread *);
 hidden int __green_in_region(const void *);
 
-/* the stack-mode attribute (pthread_attr_setstackmode_np), in a spare
- * slot of musl's pthread_attr_t */
-#define _a_stackmode __u.__i[3*__SU+4]
 extern hidden unsigned long __green_nswitch;
 
 /*

@@ -1,5 +1,5 @@
 /*
- * join.c — pthread_join, its timed and try variants, and detach.
+ * join.c — pthread_join, its timed, clock and try variants, and detach.
  *
  * A joinable thread that exits keeps its descriptor and stack until it is
  * joined; the joiner frees them.  A detached thread is freed by whoever
@@ -16,7 +16,7 @@ static void release(struct green_thread *t)
 	__green_stack_free(t);
 }
 
-static int join(pthread_t p, void **res, const struct timespec *at, int try)
+static int join(pthread_t p, void **res, clockid_t clk, const struct timespec *at, int try)
 {
 	struct green_thread *self = __green_cur, *t = __green_lookup(p);
 	uint64_t deadline = GREEN_NO_DEADLINE;
@@ -30,7 +30,7 @@ static int join(pthread_t p, void **res, const struct timespec *at, int try)
 		return EDEADLK;
 	if (!try) __green_cancel_point();
 	if (at) {
-		deadline = __green_deadline(CLOCK_REALTIME, at, &err);
+		deadline = __green_deadline(clk, at, &err);
 		if (err) return err;
 	}
 
@@ -63,17 +63,23 @@ static int join(pthread_t p, void **res, const struct timespec *at, int try)
 
 int __pthread_join(pthread_t t, void **res)
 {
-	return join(t, res, 0, 0);
+	return join(t, res, CLOCK_REALTIME, 0, 0);
 }
 
 int pthread_timedjoin_np(pthread_t t, void **res, const struct timespec *at)
 {
-	return join(t, res, at, 0);
+	return join(t, res, CLOCK_REALTIME, at, 0);
+}
+
+/* glibc's extension: the deadline on CLOCK_REALTIME or CLOCK_MONOTONIC */
+int pthread_clockjoin_np(pthread_t t, void **res, clockid_t clk, const struct timespec *at)
+{
+	return join(t, res, clk, at, 0);
 }
 
 int pthread_tryjoin_np(pthread_t t, void **res)
 {
-	return join(t, res, 0, 1);
+	return join(t, res, CLOCK_REALTIME, 0, 1);
 }
 
 weak_alias(__pthread_join, pthread_join);

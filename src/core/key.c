@@ -97,9 +97,3 @@ hidden void __green_tsd_run_dtors(struct green_thread *t)
 	}
 	if (t->mheld) __green_mutex_owner_died(t);
 }
-
-/* musl's timer_create refers to this name (weakly). */
-hidden void __pthread_tsd_run_dtors(void)
-{
-	__green_tsd_run_dtors(__green_cur);
-}

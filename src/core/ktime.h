@@ -11,7 +11,7 @@
 
 #include <time.h>
 #include <sys/time.h>
-#include "syscall.h"
+#include "green.h"
 
 #define GREEN_KTIME_WIDE (sizeof(time_t) > sizeof(long))
 

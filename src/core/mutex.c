@@ -36,9 +36,9 @@ _Static_assert(sizeof(struct gmutex) <= sizeof(pthread_mutex_t), "gmutex fits");
 int pthread_mutex_init(pthread_mutex_t *restrict m, const pthread_mutexattr_t *restrict a)
 {
 	struct gmutex *g = (struct gmutex *)m;
-	unsigned type = a ? a->__attr : 0;
+	unsigned type = a ? green_mutexattr_bits(a) : 0;
 
-	if (type & GM_PSHARED) return ENOTSUP;
+	if (type & (GM_PSHARED | GM_PROTECT)) return ENOTSUP;
 	*m = (pthread_mutex_t){ 0 };
 	g->type = type & (3 | GM_ROBUST | GM_PI);
 	return 0;

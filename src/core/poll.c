@@ -25,6 +25,9 @@
  * The arrays are grown by waiters before they park (thread context):
  * the multiplexer never allocates, so the tick may call it.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE      /* POLLRDHUP */
+#endif
 #include <poll.h>
 #include <signal.h>
 #include <errno.h>

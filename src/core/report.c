@@ -94,14 +94,14 @@ static void report_one(struct green_thread *t)
  * posting a semaphore)?  Synchronous signals cannot. */
 static int wakeable_by_signal(void)
 {
-	struct k_sigaction { void *handler; unsigned long flags; void *restorer; unsigned mask[2]; } ka;
+	struct sigaction sa;
 	if (green_active()) return __green_sig_wakeable();
 	for (int s = 1; s < _NSIG; s++) {
 		if (s == SIGSEGV || s == SIGBUS || s == SIGFPE || s == SIGILL ||
-		    s == SIGTRAP || (s >= 32 && s <= 34))
+		    s == SIGTRAP || (s <= 64 && (GREEN_LIBC_SIGS >> (s - 1) & 1)))
 			continue;
-		if (__syscall(SYS_rt_sigaction, s, 0, &ka, _NSIG / 8)) continue;
-		if (ka.handler != SIG_DFL && ka.handler != SIG_IGN) return 1;
+		if (__libc_sigaction(s, 0, &sa)) continue;
+		if (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN) return 1;
 	}
 	return 0;
 }

@@ -26,7 +26,7 @@ static struct grw *G(pthread_rwlock_t *l) { return (struct grw *)l; }
 int pthread_rwlock_init(pthread_rwlock_t *restrict l, const pthread_rwlockattr_t *restrict a)
 {
 	*l = (pthread_rwlock_t){ 0 };
-	if (a && a->__attr[0]) return ENOTSUP;   /* process-shared: docs/sync.md */
+	if (a && green_rwlockattr_shared(a)) return ENOTSUP;   /* process-shared: docs/sync.md */
 	return 0;
 }
 

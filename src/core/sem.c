@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <limits.h>
 #include "green.h"
-#include "atomic.h"
 
 struct gsem {
 	volatile int value;
@@ -51,7 +50,7 @@ static int take_shared(struct gsem *g)
 {
 	int v;
 	while ((v = g->value) > 0)
-		if (a_cas(&g->value, v, v - 1) == v) return 1;
+		if (__sync_val_compare_and_swap(&g->value, v, v - 1) == v) return 1;
 	return 0;
 }
 
@@ -145,7 +144,7 @@ int sem_post(sem_t *s)
 				errno = EOVERFLOW;
 				return -1;
 			}
-		} while (a_cas(&g->value, v, v + 1) != v);
+		} while (__sync_val_compare_and_swap(&g->value, v, v + 1) != v);
 		return 0;
 	}
 	GREEN_ENTER();

@@ -62,7 +62,6 @@
 #define NSIG_V 65                       /* signals 1..64 */
 #define UNBLOCKABLE (BIT(SIGKILL) | BIT(SIGSTOP))
 #define SYNC_SIGS (BIT(SIGSEGV) | BIT(SIGBUS) | BIT(SIGFPE) | BIT(SIGILL) | BIT(SIGTRAP) | BIT(SIGSYS))
-#define MUSL_SIGS (BIT(32) | BIT(33) | BIT(34))
 #define DEFAULT_IGNORE (BIT(SIGCHLD) | BIT(SIGURG) | BIT(SIGWINCH) | BIT(SIGCONT))
 #define DEFAULT_STOP (BIT(SIGTSTP) | BIT(SIGTTIN) | BIT(SIGTTOU))
 
@@ -74,7 +73,6 @@ static uint64_t arrived;                /* caught inside a no-preempt section */
 static siginfo_t ainfo[NSIG_V];
 static int virtual;                     /* state is virtual (threads exist) */
 
-hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
 hidden void __green_itimer_virtualise(void);
 
 uint64_t __green_sigbits(const sigset_t *set)
@@ -117,7 +115,7 @@ static void catch(int s)
 
 static void catch_set(uint64_t b)
 {
-	b &= ~(UNBLOCKABLE | MUSL_SIGS);
+	b &= ~(UNBLOCKABLE | GREEN_LIBC_SIGS);
 	while (b) {
 		int s = lowest(b);
 		b &= b - 1;
@@ -343,12 +341,12 @@ hidden void __green_sig_init(void)
 	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, 0, &k, _NSIG / 8);
 	kmask = green_kbits(&k);
 	for (s = 1; s < NSIG_V; s++) {
-		if (BIT(s) & (UNBLOCKABLE | MUSL_SIGS)) continue;
+		if (BIT(s) & (UNBLOCKABLE | GREEN_LIBC_SIGS)) continue;
 		if (__libc_sigaction(s, 0, &disp[s])) continue;
 		if (disp[s].sa_handler != SIG_DFL && disp[s].sa_handler != SIG_IGN)
 			handled |= BIT(s);
 	}
-	__green_main.sigmask = kmask & ~(UNBLOCKABLE | MUSL_SIGS);
+	__green_main.sigmask = kmask & ~(UNBLOCKABLE | GREEN_LIBC_SIGS);
 	virtual = 1;
 	/* our own SIGSEGV guard handler stays the kernel's; the program's
 	 * handler is what it chains to */
@@ -362,7 +360,7 @@ hidden int __green_sig_wakeable(void)
 	struct green_thread *t;
 	extern hidden int __green_itimer_armed(void);
 	for (int s = 1; s < NSIG_V; s++) {
-		if (BIT(s) & (SYNC_SIGS | MUSL_SIGS)) continue;
+		if (BIT(s) & (SYNC_SIGS | GREEN_LIBC_SIGS)) continue;
 		if (disp[s].sa_handler != SIG_DFL && disp[s].sa_handler != SIG_IGN) return 1;
 	}
 	for (t = __green_all; t; t = t->all_next)
@@ -430,7 +428,7 @@ hidden int __green_sigmask(int how, const sigset_t *set, sigset_t *old)
 		__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &(uint64_t){ 0 }, 0, _NSIG / 8);
 	}
 	if (!set) return 0;
-	b = __green_sigbits(set) & ~(UNBLOCKABLE | MUSL_SIGS);
+	b = __green_sigbits(set) & ~(UNBLOCKABLE | GREEN_LIBC_SIGS);
 	switch (how) {
 	case SIG_BLOCK:
 		if (__green_sigbits(set) == ~0ULL) {
@@ -481,7 +479,7 @@ static int take(uint64_t b, siginfo_t *si)
 hidden int __green_sigtimedwait(const sigset_t *set, siginfo_t *si, const struct timespec *ts)
 {
 	struct green_thread *self = __green_cur;
-	uint64_t b = __green_sigbits(set) & ~(UNBLOCKABLE | MUSL_SIGS), deadline = GREEN_NO_DEADLINE;
+	uint64_t b = __green_sigbits(set) & ~(UNBLOCKABLE | GREEN_LIBC_SIGS), deadline = GREEN_NO_DEADLINE;
 	siginfo_t tmp;
 	int s, r;
 
@@ -520,7 +518,7 @@ hidden int __green_sigsuspend(const sigset_t *mask)
 	int r;
 
 	__green_cancel_point();
-	self->sigmask = __green_sigbits(mask) & ~(UNBLOCKABLE | MUSL_SIGS);
+	self->sigmask = __green_sigbits(mask) & ~(UNBLOCKABLE | GREEN_LIBC_SIGS);
 	GREEN_ENTER();
 	catch_set(self->sigmask & ~caught);
 	GREEN_LEAVE();
@@ -548,7 +546,7 @@ int pthread_kill(pthread_t p, int s)
 	struct green_thread *t = __green_lookup(p);
 	siginfo_t si;
 
-	if ((unsigned)s >= NSIG_V || (s && (BIT(s) & MUSL_SIGS))) return EINVAL;
+	if ((unsigned)s >= NSIG_V || (s && (BIT(s) & GREEN_LIBC_SIGS))) return EINVAL;
 	if (!t || t->state == GS_EXITED) return ESRCH;
 	if (!s) return 0;
 	if (!virtual) return -__syscall(SYS_tkill, __syscall(SYS_gettid), s);

@@ -26,14 +26,14 @@ int pthread_spin_trylock(pthread_spinlock_t *s)
 {
 	int r;
 	GREEN_ENTER();
-	r = *s ? EBUSY : (*s = __pthread_self()->tid, 0);
+	r = *s ? EBUSY : (*s = green_self_tid(), 0);
 	GREEN_LEAVE();
 	return r;
 }
 
 int pthread_spin_lock(pthread_spinlock_t *s)
 {
-	int me = __pthread_self()->tid;
+	int me = green_self_tid();
 
 	if ((*s & ~WAITERS) == me) return EDEADLK;
 	__green_word_lock(s, me, WAITERS);

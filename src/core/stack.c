@@ -31,7 +31,6 @@
 #include "valgrind-glue.h"
 
 hidden int __green_sig_sync(int, siginfo_t *, void *);
-hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
 
 #define CACHE_MAX 32
 
@@ -45,7 +44,7 @@ static int ncached;
 
 static size_t page_round(size_t n)
 {
-	size_t p = PAGE_SIZE;
+	size_t p = GREEN_PAGE_SIZE;
 	if (n > SIZE_MAX - p) return 0;
 	return (n + p - 1) & -p;
 }
@@ -153,7 +152,7 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 	struct green_thread *t;
 	char buf[160];
 
-	if (__green_region_top && a >= __green_region_lo - PAGE_SIZE && a < __green_region_lo + PAGE_SIZE &&
+	if (__green_region_top && a >= __green_region_lo - GREEN_PAGE_SIZE && a < __green_region_lo + GREEN_PAGE_SIZE &&
 	    (t = __green_region_owner)) {
 		__green_describe(t, buf, sizeof buf);
 		__green_say("green: %s overflowed the copied-stack region of %zu bytes "
@@ -163,7 +162,7 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 	} else for (t = __green_all; t; t = t->all_next) {
 		char *g = t->map_base;
 		if (t->stack_mode == GREEN_STACK_COPIED) continue;
-		if (t->guard_size && a >= g && a < g + t->guard_size + PAGE_SIZE) {
+		if (t->guard_size && a >= g && a < g + t->guard_size + GREEN_PAGE_SIZE) {
 			__green_describe(t, buf, sizeof buf);
 			__green_say("green: %s overflowed its stack of %zu bytes "
 			            "(fault at %p, guard page at %p)\n",

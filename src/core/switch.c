@@ -1,18 +1,13 @@
 /*
  * switch.c — hand the CPU from one green thread to another.
  *
- * All green threads share musl's one thread control block (the thread
+ * All green threads share the libc's per-kernel-thread state (the thread
  * pointer never moves, so GCC may keep caching &errno: __errno_location
- * is declared const).  The per-thread fields of that block are bound
- * shallowly (Marovich 2.2): on every switch the outgoing thread's values
- * are saved in its descriptor and the incoming thread's values installed.
- *
- *   errno_val    errno
- *   tid          owner id of FILE locks: __lockfile and the inline
- *                getc/putc fast paths compare it with the lock word
- *   h_errno_val  h_errno
- *   locale       uselocale()
- *   stdio_locks  the flockfile() list
+ * is declared const).  The per-thread parts of it — errno, h_errno, the
+ * locale and, in musl, the owner id of FILE locks and the flockfile list
+ * — are bound shallowly (Marovich 2.2): on every switch the outgoing
+ * thread's values are saved in its descriptor and the incoming thread's
+ * values installed (green_tls_save/green_tls_load, the libc seam).
  */
 #include "green.h"
 
@@ -21,30 +16,16 @@ hidden void __green_all_remove(struct green_thread *);
 /* Threads whose stacks could not be freed while they ran on them. */
 static struct green_thread *reap_list;
 
-/* musl's one TCB, cached: reading the thread pointer is a system call
- * on some CPUs (m68k). */
-hidden struct pthread *__green_tcb;
-
 hidden void __green_switch(struct green_thread *from, struct green_thread *to)
 {
-	struct pthread *tcb = __green_tcb;
-
-	from->errno_val = tcb->errno_val;
-	from->tid = tcb->tid;
-	from->h_errno_val = tcb->h_errno_val;
-	from->locale = tcb->locale;
-	from->stdio_locks = tcb->stdio_locks;
+	green_tls_save(from);
 	from->np = __green_np;
 	if (from->state == GS_EXITED && from->detached) {
 		from->reap_next = reap_list;
 		reap_list = from;
 	}
 
-	tcb->errno_val = to->errno_val;
-	tcb->tid = to->tid;
-	tcb->h_errno_val = to->h_errno_val;
-	tcb->locale = to->locale;
-	tcb->stdio_locks = to->stdio_locks;
+	green_tls_load(to);
 	__green_np = to->np;
 	to->state = GS_RUNNING;
 	__green_cur = to;

@@ -10,6 +10,7 @@
 /* bits of musl's pthread_mutexattr_t.__attr, kept in gmutex.type */
 #define GM_ROBUST  4
 #define GM_PI      8
+#define GM_PROTECT 64          /* PTHREAD_PRIO_PROTECT (refused; musl refuses it earlier) */
 #define GM_PSHARED 128
 /* states of a robust mutex, above musl's attribute bits */
 #define GM_OWNERDEAD 0x10000      /* its owner exited holding it */

@@ -7,32 +7,21 @@
  * through a weak reference, so only when this module is linked) runs
  * after musl has set up TLS and the constructors have run; it only reads
  * the environment.  The first pthread_create — possibly from a
- * constructor, before the hook — calls __green_init, which switches musl
- * into threaded mode the way musl's own pthread_create does:
- * libc.threaded and libc.need_locks set, FILE locks turned on, while
- * libc.threads_minus_1 stays 0 because there is still one kernel thread.
+ * constructor, before the hook — calls __green_init, which switches the
+ * libc into threaded mode (green_libc_threads_on: in musl, the way musl's
+ * own pthread_create does, libc.threaded and libc.need_locks set and FILE
+ * locks turned on, while libc.threads_minus_1 stays 0 because there is
+ * still one kernel thread).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 #include <limits.h>
 #include "green.h"
-#include "stdio_impl.h"
 
 hidden int __green_pid;
 static unsigned next_id = 1;
 static int next_tid = 0x400000;   /* above any kernel tid (pid_max <= 2^22) */
-
-/* musl's stdio objects define these when linked; dummies otherwise. */
-static FILE *volatile no_file = 0;
-weak_alias(no_file, __stdin_used);
-weak_alias(no_file, __stdout_used);
-weak_alias(no_file, __stderr_used);
-
-static void file_lock_on(FILE *f)
-{
-	if (f && f->lock < 0) f->lock = 0;
-}
 
 static void all_add(struct green_thread *t)
 {
@@ -52,24 +41,10 @@ hidden void __green_all_remove(struct green_thread *t)
 
 hidden void __green_init(void)
 {
-	struct green_thread *m = &__green_main;
-	FILE *f;
-
 	if (__green_started) return;
 	__green_config_load();
-
-	__green_tcb = __pthread_self();
-	m->tid = __green_tcb->tid;
 	__green_pid = __syscall(SYS_getpid);
-
-	for (f = *__ofl_lock(); f; f = f->next) file_lock_on(f);
-	__ofl_unlock();
-	file_lock_on(__stdin_used);
-	file_lock_on(__stdout_used);
-	file_lock_on(__stderr_used);
-	libc.threaded = 1;
-	libc.need_locks = 1;
-
+	green_libc_threads_on(&__green_main);
 	__green_sig_init();
 	__green_guard_init();
 	__green_started = 1;
@@ -100,29 +75,29 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
                      void *(*fn)(void *), void *restrict arg)
 {
 	struct green_thread *t, *self;
-	pthread_attr_t attr = { 0 };
-	int c11 = attrp == __ATTRP_C11_THREAD, err = 0, mode;
+	struct green_attr attr = { 0 };
+	int c11 = attrp == GREEN_C11_ATTR, err = 0, mode;
 	size_t size, guard;
 
 	if (!fn) return EINVAL;
 	__green_init();
-	if (attrp && !c11) attr = *attrp;
-	size = attrp && !c11 ? attr._a_stacksize :
-	       __green_config.stack_size ? __green_config.stack_size : __default_stacksize;
-	guard = attrp && !c11 ? attr._a_guardsize : __default_guardsize;
+	if (attrp && !c11) green_attr_read(attrp, &attr);
+	/* an attribute's size, else GREEN_STACK_SIZE, else the default */
+	size = attr.stacksize ? attr.stacksize :
+	       __green_config.stack_size ? __green_config.stack_size : GREEN_STACK_DEFAULT;
+	guard = attrp && !c11 ? attr.guardsize : GREEN_GUARD_DEFAULT;
 
 	/* the attribute's mode, else separate for a stack the program gives,
 	 * else the process default (GREEN_STACKS) */
-	if (attrp && !c11 && attr._a_stackmode) mode = attr._a_stackmode - 1;
-	else mode = attr._a_stackaddr ? GREEN_STACK_SEPARATE : __green_config.stack_mode;
-	if (mode == GREEN_STACK_COPIED && attr._a_stackaddr) return EINVAL;
+	if (attr.stackmode) mode = attr.stackmode - 1;
+	else mode = attr.stackaddr ? GREEN_STACK_SEPARATE : __green_config.stack_mode;
+	if (mode == GREEN_STACK_COPIED && attr.stackaddr) return EINVAL;
 
 	GREEN_ENTER();
-	libc.need_locks = 1;   /* again, if a fork child had dropped back to 0 */
 	if (mode == GREEN_STACK_COPIED) {
 		t = __green_copied_alloc(size, &err);
-	} else if (attr._a_stackaddr) {
-		t = __green_stack_adopt((char *)attr._a_stackaddr - size, size, &err);
+	} else if (attr.stackaddr) {
+		t = __green_stack_adopt((char *)attr.stackaddr - size, size, &err);
 	} else {
 		t = __green_stack_alloc(size, guard, &err);
 	}
@@ -135,15 +110,15 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	t->id = ++next_id;
 	t->tid = next_tid;
 	next_tid = next_tid >= 0x3ffffff0 ? 0x400000 : next_tid + 1;
-	t->locale = &libc.global_locale;
+	green_libc_new_thread(t);
 	t->start = fn;
 	t->arg = arg;
 	t->c11 = c11;
-	t->detached = attr._a_detach == PTHREAD_CREATE_DETACHED;
+	t->detached = attr.detached;
 	t->sigmask = self->sigmask;   /* POSIX: the creator's mask; nothing pending */
-	if (attr._a_sched) {
-		t->policy = attr._a_policy;
-		t->prio = attr._a_prio;
+	if (attr.explicit_sched) {
+		t->policy = attr.policy;
+		t->prio = attr.prio;
 	} else {
 		t->policy = self->policy;
 		t->prio = self->prio;
@@ -170,15 +145,11 @@ _Noreturn void __pthread_exit(void *result)
 
 	self->cancel_disable = 1;
 	self->cancel_async = 0;
-	while (self->cleanup) {
-		struct __ptcb *cb = self->cleanup;
-		self->cleanup = cb->__next;
-		cb->__f(cb->__x);
-	}
+	self->result = result;
+	while (self->cleanup) green_cleanup_run(self);   /* may not return (seam) */
 	__green_tsd_run_dtors(self);
 
 	GREEN_ENTER();
-	self->result = result;
 	if (--__green_live == 0) {
 		/* the last thread: as if exit(0) were called (POSIX) */
 		GREEN_LEAVE();
@@ -196,11 +167,6 @@ pthread_t pthread_self(void)
 	return gp(__green_cur);
 }
 weak_alias(pthread_self, thrd_current);
-
-/* Threads are never migrated between kernel threads; nothing to sync. */
-hidden void __tl_lock(void) { }
-hidden void __tl_unlock(void) { }
-hidden void __tl_sync(pthread_t t) { }
 
 /* A valid handle, or null. */
 hidden struct green_thread *__green_lookup(pthread_t p)

@@ -51,7 +51,7 @@ hidden const char *__green_name(struct green_thread *t)
 static void main_stack(void **top, size_t *size)
 {
 	FILE *f = fopen("/proc/self/maps", "re");
-	uintptr_t here = (uintptr_t)libc.auxv, lo, hi;
+	uintptr_t here = (uintptr_t)green_initial_stack_addr(), lo, hi;
 	char line[256];
 	struct rlimit rl;
 
@@ -72,22 +72,22 @@ static void main_stack(void **top, size_t *size)
 int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
 {
 	struct green_thread *t = __green_lookup(p);
+	struct green_attr g = { 0 };
+
 	if (!t) return ESRCH;
-	*a = (pthread_attr_t){ 0 };
-	a->_a_detach = t->detached ? PTHREAD_CREATE_DETACHED : PTHREAD_CREATE_JOINABLE;
+	g.detached = t->detached;
+	g.policy = t->policy;
+	g.prio = t->prio;
 	if (t == &__green_main) {
 		void *top;
-		main_stack(&top, &a->_a_stacksize);
-		a->_a_stackaddr = (uintptr_t)top;
-		a->_a_guardsize = 0;
+		main_stack(&top, &g.stacksize);
+		g.stackaddr = (uintptr_t)top;
 	} else {
-		a->_a_stackaddr = (uintptr_t)t->stack_lo + t->stack_size;
-		a->_a_stacksize = t->stack_size;
-		a->_a_guardsize = t->guard_size;
+		g.stackaddr = (uintptr_t)t->stack_lo + t->stack_size;
+		g.stacksize = t->stack_size;
+		g.guardsize = t->guard_size;
 	}
-	a->_a_policy = t->policy;
-	a->_a_prio = t->prio;
-	return 0;
+	return green_attr_fill(a, &g);
 }
 
 static int check_param(int policy, const struct sched_param *param)

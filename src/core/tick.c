@@ -33,6 +33,12 @@
  *         program alarm due? ──> dispatch virtual SIGALRM
  *         whole quantum used? ──> unblock SIGALRM+SIGTRAP, yield
  *
+ * In the glibc overlay the libc is a separate object whose internal locks
+ * belong to the one kernel thread, so a tick whose interrupted pc is not
+ * in the program (green_preempt_ok, the libc seam) does not switch: it
+ * comes back after RETRY_NS, by when the thread has usually left the
+ * libc.  In musl every pc is the program's.
+ *
  * At each tick the I/O backend is polled without blocking
  * (__green_poll_check), so threads waiting for descriptors are woken
  * even while others compute.
@@ -49,6 +55,7 @@
 #include "runq.h"
 
 #define DEFAULT_QUANTUM_MS 10
+#define RETRY_NS 1000000ull      /* a tick that found the thread in the libc */
 
 hidden int __green_ticking;
 hidden unsigned long __green_nswitch;
@@ -60,7 +67,6 @@ static uint64_t alarm_at, alarm_every; /* the program's virtual ITIMER_REAL */
 static uint64_t armed_at;             /* what the real timer is set to */
 static int virtual;
 
-hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
 hidden void __green_sig_generate(int, siginfo_t *, void *);
 hidden void __green_sigset(sigset_t *, uint64_t);
 
@@ -120,6 +126,9 @@ static void tick(int sig, siginfo_t *si, void *uc)
 		if (__green_np) {
 			__green_pending |= GREEN_PEND_POLL | (preempt ? GREEN_PEND_YIELD : 0);
 			preempt = 0;
+		} else if (preempt && !green_preempt_ok(uc)) {
+			preempt = 0;
+			next_tick = now + (quantum < RETRY_NS ? quantum : RETRY_NS);
 		} else {
 			__green_np++;
 			__green_poll_check();
@@ -133,7 +142,7 @@ static void tick(int sig, siginfo_t *si, void *uc)
 		ai.si_signo = SIGALRM;
 		ai.si_code = SI_KERNEL;
 		__green_sig_generate(SIGALRM, &ai, uc);
-		preempt = !__green_np;   /* let the thread it is for run now */
+		preempt = !__green_np && green_preempt_ok(uc);   /* let the thread it is for run now */
 	}
 	if (preempt) {
 		struct green_kset b = green_kset(1ULL << (SIGALRM - 1) | 1ULL << (SIGTRAP - 1));

@@ -15,6 +15,20 @@
 #define GREEN_ARCH_FRAME_BYTES 104
 #endif
 
+/*
+ * The interrupted pc, in an SA_SIGINFO handler (the glibc overlay's
+ * preemption asks whether it is inside the libc).  Linux/SPARC passes no
+ * ucontext_t: on sparc64 the third argument is the siginfo pointer again,
+ * and the signal frame continues after the 128-byte siginfo with struct
+ * pt_regs { u_regs[16], tstate, tpc, tnpc, ... }; on 32-bit SPARC it
+ * points at struct pt_regs { psr, pc, npc, y, u_regs[16] }.
+ */
+#ifdef __arch64__
+#define GREEN_ARCH_UC_PC(uc) (((const unsigned long *)(uc))[16 + 16 + 1])
+#else
+#define GREEN_ARCH_UC_PC(uc) (((const unsigned long *)(uc))[1])
+#endif
+
 /* the real (unbiased) address the stack pointer points at */
 static inline void *__green_arch_sp(void)
 {

@@ -1,0 +1,46 @@
+/*
+ * fork.c — the child side of fork() from a green thread.
+ *
+ * In the child only the calling thread survives (POSIX): before the
+ * program's child handlers run, every other thread is forgotten and its
+ * stack unmapped, the caller becomes the only thread, and the queues
+ * start empty.  Called from musl's fork hook (atfork.c) or, in the glibc
+ * overlay, as a child handler registered with glibc's pthread_atfork.
+ */
+#include <sys/mman.h>
+#include "green.h"
+#include "valgrind-glue.h"
+
+hidden void __green_runq_reset(void);
+hidden void __green_timers_reset(void);
+hidden void __green_futex_reset(void);
+hidden void __green_reap_reset(void);
+hidden void __green_io_reset(void);
+
+hidden void __green_fork_child(void)
+{
+	struct green_thread *self = __green_cur, *t, *next;
+
+	green_libc_fork_child(self);
+	for (t = __green_all; t; t = next) {
+		next = t->all_next;
+		if (t == self) continue;
+		t->magic = 0;
+		if (t->own_stack) {
+			GREEN_VG_STACK_DEREGISTER(t->vg_id);
+			munmap(t->map_base, t->map_size);
+		}
+	}
+	self->all_next = self->all_prev = 0;
+	__green_all = self;
+	__green_live = 1;
+	__green_runq_reset();
+	__green_timers_reset();
+	__green_futex_reset();
+	__green_io_reset();
+	__green_reap_reset();
+	if (self != &__green_main) __green_main.state = GS_EXITED;
+	__green_pid = __syscall(SYS_getpid);
+	__green_sig_after_fork();
+	__green_tick_after_fork();
+}

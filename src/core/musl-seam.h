@@ -1,0 +1,139 @@
+/*
+ * musl-seam.h — the core's libc, in the normal build.
+ *
+ * green's objects replace members of musl's libc.a and are compiled
+ * against musl's internal headers, so they may read musl's one thread
+ * control block, its `libc` flags and the fields of its opaque types.
+ * The glibc overlay (src/overlay/glibc-seam.h) gives the same names in
+ * terms of glibc's public interface; docs/ports.md says what that loses.
+ *
+ * What the core may use, from either side:
+ *
+ *   hidden, weak_alias         linkage of internal and aliased symbols
+ *   __syscall(nr, ...)         a raw system call: the result or -errno
+ *   __libc_sigaction(s,n,o)    the kernel's disposition, bypassing green
+ *   GREEN_LIBC_SIGS            signals the libc keeps for itself
+ *   GREEN_PAGE_SIZE, GREEN_STACK_DEFAULT, GREEN_GUARD_DEFAULT
+ *   green_tls_save(t), green_tls_load(t)
+ *                              the libc's per-thread state, bound
+ *                              shallowly on every switch (switch.c)
+ *   green_libc_threads_on(m)   the libc turns multi-threaded (thread.c)
+ *   green_libc_new_thread(t)   a new thread's initial libc state
+ *   green_libc_fork_child(t)   fix-ups in a fork child (fork.c)
+ *   green_self_tid()           the running thread's lock-owner id
+ *   green_attr_read(a, ga), green_attr_fill(a, ga)
+ *                              pthread_attr_t <-> struct green_attr
+ *   green_attr_set_stackmode(a, m), green_attr_stackmode(a)
+ *   green_mutexattr_bits(a)    GM_* bits (sync.h) of a mutex attribute
+ *   green_condattr_read(a, &clock), green_rwlockattr_shared(a),
+ *   green_barrierattr_shared(a)
+ *   green_cleanup_run(t)       pop the newest cleanup handler and run it
+ *   green_initial_stack_addr() an address inside the initial stack
+ *   GREEN_C11_ATTR             pthread_create's marker for thrd_create
+ *   green_preempt_ok(uc)       may a tick switch away from the interrupted
+ *                              code (it holds none of the libc's own locks)?
+ */
+#ifndef GREEN_MUSL_SEAM_H
+#define GREEN_MUSL_SEAM_H
+
+#include "pthread_impl.h"
+
+/* signals 32-34: cancellation, set*id broadcast, timers (musl's SIGCANCEL,
+ * SIGSYNCCALL, SIGTIMER) */
+#define GREEN_LIBC_SIGS (1ULL << 31 | 1ULL << 32 | 1ULL << 33)
+
+#define GREEN_PAGE_SIZE     PAGE_SIZE
+#define GREEN_STACK_DEFAULT __default_stacksize
+#define GREEN_GUARD_DEFAULT __default_guardsize
+#define GREEN_C11_ATTR      __ATTRP_C11_THREAD
+
+hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
+
+/* musl's one TCB, cached at start-up: reading the thread pointer is a
+ * system call on some CPUs (m68k). */
+extern hidden struct pthread *__green_tcb;
+
+/*
+ * The per-thread fields of musl's TCB that green binds shallowly:
+ *   errno_val    errno
+ *   tid          owner id of FILE locks: __lockfile and the inline
+ *                getc/putc fast paths compare it with the lock word
+ *   h_errno_val  h_errno
+ *   locale       uselocale()
+ *   stdio_locks  the flockfile() list
+ */
+#define green_tls_save(t) do { \
+	struct pthread *tcb_ = __green_tcb; \
+	(t)->errno_val = tcb_->errno_val; \
+	(t)->tid = tcb_->tid; \
+	(t)->h_errno_val = tcb_->h_errno_val; \
+	(t)->locale = tcb_->locale; \
+	(t)->stdio_locks = tcb_->stdio_locks; \
+} while (0)
+
+#define green_tls_load(t) do { \
+	struct pthread *tcb_ = __green_tcb; \
+	tcb_->errno_val = (t)->errno_val; \
+	tcb_->tid = (t)->tid; \
+	tcb_->h_errno_val = (t)->h_errno_val; \
+	tcb_->locale = (t)->locale; \
+	tcb_->stdio_locks = (t)->stdio_locks; \
+} while (0)
+
+/* need_locks again: a fork child may have dropped back to 0 */
+#define green_libc_new_thread(t) ((t)->locale = &libc.global_locale, libc.need_locks = 1)
+#define green_self_tid() (__pthread_self()->tid)
+#define green_initial_stack_addr() ((void *)libc.auxv)
+/* musl's locks are green's (src/stubs): any pc may be preempted */
+#define green_preempt_ok(uc) 1
+
+/* musl.c */
+hidden void green_libc_threads_on(struct green_thread *main);
+hidden void green_libc_fork_child(struct green_thread *self);
+hidden void green_cleanup_run(struct green_thread *self);
+
+/* the stack-mode attribute (pthread_attr_setstackmode_np), in a spare
+ * slot of musl's pthread_attr_t */
+#define _a_stackmode __u.__i[3*__SU+4]
+
+static inline void green_attr_read(const pthread_attr_t *a, struct green_attr *g)
+{
+	g->stacksize = a->_a_stacksize;
+	g->guardsize = a->_a_guardsize;
+	g->stackaddr = a->_a_stackaddr;
+	g->detached = a->_a_detach == PTHREAD_CREATE_DETACHED;
+	g->explicit_sched = a->_a_sched;
+	g->policy = a->_a_policy;
+	g->prio = a->_a_prio;
+	g->stackmode = a->_a_stackmode;
+}
+
+static inline int green_attr_fill(pthread_attr_t *a, const struct green_attr *g)
+{
+	*a = (pthread_attr_t){ 0 };
+	a->_a_stacksize = g->stacksize;
+	a->_a_guardsize = g->guardsize;
+	a->_a_stackaddr = g->stackaddr;
+	a->_a_detach = g->detached ? PTHREAD_CREATE_DETACHED : PTHREAD_CREATE_JOINABLE;
+	a->_a_policy = g->policy;
+	a->_a_prio = g->prio;
+	return 0;
+}
+
+static inline void green_attr_set_stackmode(pthread_attr_t *a, int mode) { a->_a_stackmode = mode; }
+static inline int green_attr_stackmode(const pthread_attr_t *a) { return a->_a_stackmode; }
+
+/* musl keeps the GM_* bits themselves in pthread_mutexattr_t */
+static inline unsigned green_mutexattr_bits(const pthread_mutexattr_t *a) { return a->__attr; }
+
+/* the clock, and whether process-shared (bit 31) */
+static inline int green_condattr_read(const pthread_condattr_t *a, int *clock)
+{
+	*clock = a->__attr & 0x7fffffff;
+	return a->__attr >> 31;
+}
+
+static inline int green_rwlockattr_shared(const pthread_rwlockattr_t *a) { return a->__attr[0]; }
+static inline int green_barrierattr_shared(const pthread_barrierattr_t *a) { return a->__attr; }
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * musl.c — the musl side of the libc seam (musl-seam.h) that is code,
+ * and the hooks musl's own members call into the threads library.
+ */
+#include "green.h"
+#include "stdio_impl.h"
+
+hidden struct pthread *__green_tcb;
+
+/* musl's stdio objects define these when linked; dummies otherwise. */
+static FILE *volatile no_file = 0;
+weak_alias(no_file, __stdin_used);
+weak_alias(no_file, __stdout_used);
+weak_alias(no_file, __stderr_used);
+
+static void file_lock_on(FILE *f)
+{
+	if (f && f->lock < 0) f->lock = 0;
+}
+
+/* The first pthread_create: musl goes threaded the way its own
+ * pthread_create would make it. */
+hidden void green_libc_threads_on(struct green_thread *m)
+{
+	FILE *f;
+
+	__green_tcb = __pthread_self();
+	m->tid = __green_tcb->tid;
+	for (f = *__ofl_lock(); f; f = f->next) file_lock_on(f);
+	__ofl_unlock();
+	file_lock_on(__stdin_used);
+	file_lock_on(__stdout_used);
+	file_lock_on(__stderr_used);
+	libc.threaded = 1;
+	libc.need_locks = 1;
+}
+
+/* The child's kernel thread has a new tid: the caller keeps its
+ * FILE-lock owner id (locks it holds stay its own). */
+hidden void green_libc_fork_child(struct green_thread *self)
+{
+	__pthread_self()->tid = self->tid;
+}
+
+/* musl's pthread_cleanup_push/pop macros land here. */
+void __do_cleanup_push(struct __ptcb *cb)
+{
+	struct green_thread *self = __green_cur;
+	cb->__next = self->cleanup;
+	self->cleanup = cb;
+}
+
+void __do_cleanup_pop(struct __ptcb *cb)
+{
+	__green_cur->cleanup = cb->__next;
+}
+
+/* pthread_exit: the newest handler, popped first so that it may exit. */
+hidden void green_cleanup_run(struct green_thread *self)
+{
+	struct __ptcb *cb = self->cleanup;
+	self->cleanup = cb->__next;
+	cb->__f(cb->__x);
+}
+
+/* Threads are never migrated between kernel threads; nothing to sync. */
+hidden void __tl_lock(void) { }
+hidden void __tl_unlock(void) { }
+hidden void __tl_sync(pthread_t t) { }
+
+/* musl's timer_create refers to this name (weakly). */
+hidden void __pthread_tsd_run_dtors(void)
+{
+	__green_tsd_run_dtors(__green_cur);
+}
