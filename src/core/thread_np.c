@@ -51,7 +51,7 @@ hidden const char *__green_name(struct green_thread *t)
 static void main_stack(void **top, size_t *size)
 {
 	FILE *f = fopen("/proc/self/maps", "re");
-	uintptr_t here = (uintptr_t)green_initial_stack_addr(), lo, hi;
+	unsigned long here = (uintptr_t)green_initial_stack_addr(), lo, hi;
 	char line[256];
 	struct rlimit rl;
 

@@ -37,9 +37,10 @@ static uint64_t add_ns(uint64_t base, int64_t delta)
 
 static int64_t ts_ns(const struct timespec *ts)
 {
-	if (ts->tv_sec > INT64_MAX / 1000000000 - 1) return INT64_MAX;
-	if (ts->tv_sec < -(INT64_MAX / 1000000000 - 1)) return -INT64_MAX;
-	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+	int64_t sec = ts->tv_sec;   /* 32 bits in some libcs (32-bit glibc) */
+	if (sec > INT64_MAX / 1000000000 - 1) return INT64_MAX;
+	if (sec < -(INT64_MAX / 1000000000 - 1)) return -INT64_MAX;
+	return sec * 1000000000 + ts->tv_nsec;
 }
 
 /* Absolute time on clock clk -> monotonic deadline.  *err = EINVAL for a
