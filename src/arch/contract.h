@@ -41,4 +41,12 @@ void *__green_arch_make(void *top, void (*entry)(void *), void *arg);
 #define GREEN_ARCH_STACK_BIAS 0
 #endif
 
+/*
+ * The preemption entry is the SIGALRM handler (core/tick.c), plain C on
+ * every CPU.  A port built for the glibc overlay also defines
+ * GREEN_ARCH_UC_PC(uc): the interrupted pc, from the third argument of an
+ * SA_SIGINFO handler, so that a tick can tell the program's code from the
+ * libc's (src/overlay/glibc.c).
+ */
+
 #endif
