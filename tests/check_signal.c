@@ -480,6 +480,10 @@ START_TEST(sigsuspend_wakes_on_itimer)
 	SPAWN(&t, bystander, 0);
 	watchdog_fired = 0;
 	SPAWN(&dog, watchdog, &self);
+	/* let both block first (cooperatively they run until they do): then
+	 * this thread is the one that idles, and the signal wakes it with no
+	 * switch in between */
+	for (int i = 0; i < 3; i++) sched_yield();
 	sigemptyset(&none);
 	ck_assert_int_eq(setitimer(ITIMER_REAL, &it, 0), 0);
 	r = sigsuspend(&none);
@@ -780,7 +784,7 @@ static void *execer(void *arg)
 	struct exec_args *e = arg;
 	pthread_sigmask(SIG_SETMASK, &e->mask, 0);
 	if (e->out >= 0) dup2(e->out, 1);
-	execv(e->path, e->argv);
+	execvp(e->path, e->argv);
 	_exit(126);
 }
 
@@ -807,19 +811,35 @@ static int exec_from_thread(struct exec_args *e)
 	return st;
 }
 
-START_TEST(exec_sh_from_thread)
+/* sh -c "exit 7" from a thread, n times over: each exits with 7. */
+static void exec_sh(const char *test, int n)
 {
 	char *argv[] = { "sh", "-c", "exit 7", 0 };
 	struct exec_args e = { .path = "/bin/sh", .argv = argv, .out = -1 };
 	int st;
 	if (access(e.path, X_OK)) {
-		fprintf(stderr, "exec_sh_from_thread: no /bin/sh, not run\n");
+		fprintf(stderr, "%s: no /bin/sh, not run\n", test);
 		return;
 	}
 	sigemptyset(&e.mask);
-	st = exec_from_thread(&e);
-	ck_assert(WIFEXITED(st));
-	ck_assert_int_eq(WEXITSTATUS(st), 7);
+	for (int i = 0; i < n; i++) {
+		st = exec_from_thread(&e);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 7,
+		              "exec %d of %d: status %#x", i + 1, n, st);
+	}
+}
+
+START_TEST(exec_sh_from_thread)
+{
+	exec_sh("exec_sh_from_thread", 1);
+}
+END_TEST
+
+/* No time-slice tick reaches the exec'd image, where SIGALRM is at its
+ * default action and would kill it: many execs while ticking. */
+START_TEST(exec_while_ticking)
+{
+	exec_sh("exec_while_ticking", 100);
 }
 END_TEST
 
@@ -836,16 +856,33 @@ static void sigstate_path(char *path, size_t size)
 	ck_assert_msg(!access(path, X_OK), "%s is not built", path);
 }
 
-/* Run sigstate from a thread with mask m; its output in out. */
+/* Run sigstate from a thread with mask m; its output in out.  Under an
+ * emulator (GREEN_RUN, tests/lib.sh) the kernel cannot exec a program for
+ * the emulated CPU: the thread execs the emulator (a program of the build
+ * machine) with sigstate, as the test scripts run every program; the
+ * emulator starts its guest with the mask, dispositions and timer the
+ * exec left, so the same state is checked. */
 static void exec_sigstate(sigset_t m, void (*prepare)(void), char *out, size_t size)
 {
-	char path[4096], *argv[] = { "sigstate", 0 };
+	char path[4096], run[512], *argv[16] = { "sigstate", 0 };
+	const char *emu = getenv("GREEN_RUN");
 	struct exec_args e = { .path = path, .argv = argv, .mask = m, .prepare = prepare };
-	int p[2], st;
+	int p[2], st, k = 0;
 	size_t len = 0;
 	ssize_t n;
 
 	sigstate_path(path, sizeof path);
+	if (emu && *emu) {
+		ck_assert_uint_lt(strlen(emu), sizeof run);
+		strcpy(run, emu);
+		for (char *w = strtok(run, " \t"); w; w = strtok(0, " \t")) {
+			ck_assert_int_lt(k, 14);
+			argv[k++] = w;
+		}
+		argv[k++] = path;
+		argv[k] = 0;
+		e.path = argv[0];
+	}
 	ck_assert_int_eq(pipe(p), 0);
 	e.out = p[1];
 	st = exec_from_thread(&e);
@@ -952,6 +989,7 @@ Suite *suite_signal(void)
 	tcase_add_test(tc, exec_state_alarm);
 	/* spinners never yield: without time slicing they keep the CPU */
 	if (!cooperative()) tcase_add_test(tc, spinners_progress);
+	if (GREEN_MODE && !cooperative()) tcase_add_test(tc, exec_while_ticking);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -132,10 +132,16 @@ hidden int __green_block(void)
 
 	self->state = GS_BLOCKED;
 	next = pick_next();
-	if (next != self)
+	if (next != self) {
 		__green_switch(self, next);
-	else
+	} else {
+		/* woken while idling on our own stack: no switch, so what a
+		 * switch does on landing (switch.c) is done here, while the
+		 * wait's mask (sigsuspend's) is still in force */
 		self->state = GS_RUNNING;
+		green_sig_check(self);
+		__green_cancel_async(self);
+	}
 	return self->wake;
 }
 

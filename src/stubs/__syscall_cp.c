@@ -120,7 +120,13 @@ static int fd_nonblocking(int fd)
 static int fd_ready(int fd, int ev)
 {
 	struct pollfd p = { fd, ev == GREEN_IN ? POLLIN : POLLOUT, 0 };
-	return __syscall(SYS_poll, &p, 1, 0) != 0;
+	long r;
+	/* an error is not readiness: the plain call that follows would block
+	 * the process.  Even with a zero timeout poll fails with EINTR when
+	 * a signal (a time-slice tick) is pending and no descriptor is
+	 * ready: ask again */
+	while ((r = __syscall(SYS_poll, &p, 1, 0)) == -EINTR) ;
+	return r > 0;
 }
 
 static int fd_regular(int fd)
@@ -376,10 +382,12 @@ static long set_park(const struct pollfd *p, unsigned long n, uint64_t dl, int c
 
 static long do_poll(struct pollfd *p, unsigned long n, uint64_t dl, long mask, long msize, int cp)
 {
-	static const struct timespec zero;
 	long r;
 
 	for (;;) {
+		/* writable: ppoll and pselect6 write the time left back (the
+		 * kernel ignores a read-only one; qemu-user fails with EFAULT) */
+		struct timespec zero = { 0 };
 		r = __syscall(SYS_ppoll, p, n, &zero, mask, msize);
 		if (r || __green_now() >= dl) return r;
 		if ((r = set_park(p, n, dl, cp)) < 0) return r;
@@ -424,7 +432,6 @@ static long select_park(int n, unsigned long *const saved[3], uint64_t dl, int c
 
 static long do_select(int n, long *sets[3], uint64_t dl, long sigdata, int cp)
 {
-	static const struct timespec zero;
 	size_t words = n > 0 ? (n + LONGBITS - 1) / LONGBITS : 0, bytes = words * sizeof(long);
 	unsigned long *copy = 0, *saved[3] = { 0 };
 	long r;
@@ -434,6 +441,7 @@ static long do_select(int n, long *sets[3], uint64_t dl, long sigdata, int cp)
 	for (int i = 0; i < 3; i++)
 		if (sets[i] && bytes) memcpy(saved[i] = copy + i * words, sets[i], bytes);
 	for (;;) {
+		struct timespec zero = { 0 };   /* writable, as in do_poll */
 		r = __syscall(SYS_pselect6, n, sets[0], sets[1], sets[2], &zero, sigdata);
 		if (r || __green_now() >= dl) break;
 		if ((r = select_park(n, saved, dl, cp)) < 0) break;
