@@ -392,12 +392,12 @@ Suite *suite_cancel(void)
 	Suite *s = suite_create("cancel");
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, cancel_cond_wait);
-	tcase_add_test(tc, cancel_sleep);
-	tcase_add_test(tc, cancel_nanosleep);
-	tcase_add_test(tc, cancel_join);
-	tcase_add_test(tc, cancel_sem_wait);
-	tcase_add_test(tc, cancel_sem_wait_pshared);
+	tcase_add_cp_cancel_test(tc, cancel_cond_wait);
+	tcase_add_cp_cancel_test(tc, cancel_sleep);
+	tcase_add_cp_cancel_test(tc, cancel_nanosleep);
+	tcase_add_cp_cancel_test(tc, cancel_join);
+	tcase_add_cp_cancel_test(tc, cancel_sem_wait);
+	tcase_add_cp_cancel_test(tc, cancel_sem_wait_pshared);
 	tcase_add_test(tc, cancel_not_in_mutex_lock);
 	tcase_add_test(tc, disable_defers);
 	tcase_add_test(tc, push_pop_execute);

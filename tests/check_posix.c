@@ -663,9 +663,9 @@ Suite *suite_posix(void)
 		tcase_add_test(tc, priority_inheritance);
 	}
 	if (!GREEN_MODE || GREEN_ASYNC_CANCEL_WIRED) {
-		tcase_add_test(tc, async_cancel_runnable);
+		tcase_add_cp_cancel_test(tc, async_cancel_runnable);
 		if (!GREEN_MODE || !cooperative())   /* needs the tick */
-			tcase_add_test(tc, async_cancel_spinning);
+			tcase_add_cp_cancel_test(tc, async_cancel_spinning);
 	}
 	suite_add_tcase(s, tc);
 	return s;

@@ -198,34 +198,46 @@ START_TEST(join_self)
 END_TEST
 
 static pthread_t mutual_a, mutual_b;
-static int mutual_b_done;
+static int mutual_b_created;
+static struct mutual { int err, done; void *res; } mutual[2];
 
-static void *mutual_a_body(void *arg)
+/* Join the other one; record what the join said. */
+static void *mutual_body(void *arg)
 {
-	void *r = 0;
-	int e = pthread_join(mutual_b, &r);   /* blocks until B ends */
-	return e ? (void *)(intptr_t)-e : r;
+	struct mutual *me = arg;
+	pthread_t other;
+	if (me == &mutual[0]) {
+		wait_for(&mutual_b_created, 1);   /* time sliced, A may run first */
+		other = mutual_b;
+	} else {
+		other = mutual_a;
+	}
+	me->err = pthread_join(other, &me->res);
+	__atomic_store_n(&me->done, 1, __ATOMIC_RELEASE);
+	return (void *)(intptr_t)me->err;
 }
 
-static void *mutual_b_body(void *arg)
-{
-	int e;
-	sched_yield();                       /* A is now blocked joining B */
-	e = pthread_join(mutual_a, 0);
-	__atomic_store_n(&mutual_b_done, 1, __ATOMIC_RELEASE);
-	return (void *)(intptr_t)e;
-}
-
-/* Two threads joining each other: the second gets EDEADLK. */
+/* Two threads joining each other: the second to join gets EDEADLK, and
+ * the first joins it (receiving that result).  Which one comes second is
+ * up to the schedule (time slicing), so either order passes. */
 START_TEST(join_each_other)
 {
 	void *r = 0;
-	mutual_b_done = 0;
-	SPAWN(&mutual_a, mutual_a_body, 0);
-	SPAWN(&mutual_b, mutual_b_body, 0);
-	wait_for(&mutual_b_done, 1);        /* main must not join A before B tried */
-	JOIN(mutual_a, &r);                 /* A joined B and passes on B's result */
-	ck_assert_int_eq((intptr_t)r, EDEADLK);
+	int first;
+	memset(mutual, 0, sizeof mutual);
+	mutual_b_created = 0;
+	SPAWN(&mutual_a, mutual_body, &mutual[0]);
+	SPAWN(&mutual_b, mutual_body, &mutual[1]);
+	__atomic_store_n(&mutual_b_created, 1, __ATOMIC_RELEASE);
+	wait_for(&mutual[0].done, 1);
+	wait_for(&mutual[1].done, 1);
+	first = mutual[0].err == 0 ? 0 : 1;
+	ck_assert_int_eq(mutual[first].err, 0);
+	ck_assert_int_eq(mutual[!first].err, EDEADLK);
+	ck_assert_int_eq((intptr_t)mutual[first].res, EDEADLK);
+	/* the first joined the second; only the first is left to join */
+	JOIN(first ? mutual_b : mutual_a, &r);
+	ck_assert_int_eq((intptr_t)r, 0);
 }
 END_TEST
 

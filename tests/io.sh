@@ -11,8 +11,15 @@ trap 'exit 1' INT TERM
 TO=
 command -v timeout >/dev/null 2>&1 && TO="timeout 300"
 
+# run PROGRAM ARGS...: a built program (through $GREEN_RUN); output in
+# $T/out and $T/err, status in $st
 run() {
-	$TO $GREEN_RUN "$@" >"$T/out" 2>"$T/err"
+	run_host $GREEN_RUN "$@"
+}
+
+# run_host COMMAND ARGS...: the same for a command of the build machine
+run_host() {
+	$TO "$@" >"$T/out" 2>"$T/err"
 	st=$?
 }
 
@@ -34,8 +41,10 @@ for m in green 1to1; do
 	done
 done
 
-# ---- a killed program leaves its terminal's flags as they were
-run "$P/ptykill-1to1" "$P/ptykill-green"
+# ---- a killed program leaves its terminal's flags as they were (the
+# driver runs the green program through $GREEN_RUN too: the kernel cannot
+# exec a program for an emulated CPU)
+run "$P/ptykill-1to1" $GREEN_RUN "$P/ptykill-green"
 expect "ptykill: terminal flags after SIGKILL" 0 "flags unchanged"
 
 # ---- getaddrinfo against a slow local DNS server (private namespaces)
@@ -43,7 +52,7 @@ if command -v unshare >/dev/null 2>&1 && command -v ip >/dev/null 2>&1 &&
    unshare -rmn true 2>/dev/null; then
 	echo "nameserver 127.0.0.1" >"$T/resolv.conf"
 	for m in green 1to1; do
-		run unshare -rmn sh -c "ip link set lo up && mount --bind '$T/resolv.conf' /etc/resolv.conf && exec $GREEN_RUN '$P/slowdns-$m'"
+		run_host unshare -rmn sh -c "ip link set lo up && mount --bind '$T/resolv.conf' /etc/resolv.conf && exec $GREEN_RUN '$P/slowdns-$m'"
 		expect "slowdns-$m" 0 "resolved 10.1.2.3
 computed meanwhile: yes"
 	done

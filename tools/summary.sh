@@ -1,17 +1,21 @@
 #!/bin/sh
-# summary.sh BUILDDIR — one closing line over every Check run of `make check`.
+# summary.sh BUILDDIR [TEST...] — one closing line over every Check run of
+# `make check` (of the named tests only, e.g. tests/check-core.sh, when
+# given: the logs of tests not run this time may be stale).
 b=$1
+shift
+[ $# -gt 0 ] || set -- "$b"/tests/*.log
 p=0 f=0
-for log in "$b"/tests/*.log; do
+for t do
+	log=${t%.log}.log
+	case $log in /*) ;; *) log=$b/$log ;; esac
 	[ -f "$log" ] || continue
-	line=$(grep -E '^[0-9]+%: Checks: [0-9]+' "$log" | tail -1)
-	[ -n "$line" ] || continue
-	c=$(echo "$line" | sed -E 's/.*Checks: ([0-9]+).*/\1/')
-	fl=$(echo "$line" | sed -E 's/.*Failures: ([0-9]+).*/\1/')
-	e=$(echo "$line" | sed -E 's/.*Errors: ([0-9]+).*/\1/')
-	p=$((p + c - fl - e)); f=$((f + fl + e))
-done
-for trs in "$b"/tests/*.trs; do
+	# every Check run in the log (a script may run the runner more than once)
+	for line in $(grep -E '^[0-9]+%: Checks: [0-9]+' "$log" | sed -E 's/.*Checks: ([0-9]+), Failures: ([0-9]+), Errors: ([0-9]+).*/\1:\2:\3/'); do
+		c=${line%%:*} e=${line##*:} fl=${line#*:} fl=${fl%:*}
+		p=$((p + c - fl - e)); f=$((f + fl + e))
+	done
+	trs=${log%.log}.trs
 	[ -f "$trs" ] || continue
 	grep -q '^:test-result: PASS' "$trs" && continue
 	grep -q '^:test-result: SKIP' "$trs" && continue

@@ -5,8 +5,10 @@
  *   ptykill DRIVEN   run as the green program under test: a thread reads
  *                    stdin (the pty) with fgets, main says "ready" on
  *                    stdout and waits forever
- *   ptykill          the driver: make a pty, run "ptykill-green DRIVEN"
- *                    on it, SIGKILL it once ready, compare the flags
+ *   ptykill PROGRAM  the driver: make a pty, run "PROGRAM DRIVEN" on it
+ *                    (PROGRAM is ptykill-green, possibly preceded by an
+ *                    emulator and its options: tests/io.sh), SIGKILL it
+ *                    once ready, compare the flags
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -38,21 +40,23 @@ static int driven(void)
 int main(int argc, char **argv)
 {
 	int m, s, out[2], before, after;
-	char self[4096], buf[8];
+	char *cmd[16], buf[8];
 	pid_t pid;
 
 	if (argc > 1 && !strcmp(argv[1], "DRIVEN")) return driven();
-	if (argc < 2) return 2;
+	if (argc < 2 || argc > 14) return 2;
+	for (int i = 1; i < argc; i++) cmd[i - 1] = argv[i];
+	cmd[argc - 1] = "DRIVEN";
+	cmd[argc] = 0;
 	m = posix_openpt(O_RDWR | O_NOCTTY);
 	if (m < 0 || grantpt(m) || unlockpt(m)) return 2;
 	s = open(ptsname(m), O_RDWR | O_NOCTTY);
 	if (s < 0 || pipe(out)) return 2;
 	before = fcntl(s, F_GETFL);
-	snprintf(self, sizeof self, "%s", argv[1]);
 	if (!(pid = fork())) {
 		dup2(s, 0);
 		dup2(out[1], 1);
-		execl(self, self, "DRIVEN", (char *)0);
+		execvp(cmd[0], cmd);
 		_exit(127);
 	}
 	close(out[1]);
