@@ -331,11 +331,12 @@ END_TEST
  * and high gets the mutex before medium runs.  Without inheritance
  * medium would run first. */
 static pthread_mutex_t pim;
-static sem_t pis;
+static sem_t pis, pready;
 
 static void *pi_low(void *arg)
 {
 	pthread_mutex_lock(&pim);
+	sem_post(&pready);                     /* main goes on: low holds the mutex */
 	sem_wait(&pis);
 	record('L');
 	pthread_mutex_unlock(&pim);
@@ -345,6 +346,7 @@ static void *pi_low(void *arg)
 
 static void *pi_high(void *arg)
 {
+	sem_post(&pready);   /* high runs ahead of medium and low from here on */
 	pthread_mutex_lock(&pim);
 	record('H');
 	pthread_mutex_unlock(&pim);
@@ -368,12 +370,13 @@ static void pi_run(int protocol, const char *expect)
 	ck_assert_int_eq(pthread_mutex_init(&pim, &ma), 0);
 	pthread_mutexattr_destroy(&ma);
 	sem_init(&pis, 0, 0);
+	sem_init(&pready, 0, 0);
 	norder = 0;
 	set_self(SCHED_FIFO, 50);
 	t[0] = spawn_prio(pi_low, SCHED_FIFO, 10, 0);
-	usleep(5000);                          /* low holds the mutex, waits on pis */
+	sem_wait(&pready);                     /* low holds the mutex */
 	t[1] = spawn_prio(pi_high, SCHED_FIFO, 30, 0);
-	usleep(5000);                          /* high waits for the mutex */
+	sem_wait(&pready);                     /* high is about to wait for it */
 	t[2] = spawn_prio(pi_medium, SCHED_FIFO, 20, 0);
 	sem_post(&pis);
 	for (int i = 0; i < 3; i++) JOIN(t[i], 0);
@@ -382,6 +385,7 @@ static void pi_run(int protocol, const char *expect)
 	set_self(SCHED_OTHER, 0);
 	pthread_mutex_destroy(&pim);
 	sem_destroy(&pis);
+	sem_destroy(&pready);
 }
 
 START_TEST(priority_inheritance)
