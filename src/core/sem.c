@@ -54,22 +54,18 @@ static int take_shared(struct gsem *g)
 	return 0;
 }
 
+/* Polled (another process's sem_post cannot wake us): the io.c retry
+ * wait, which also catches a cancel that arrives between two polls. */
 static int wait_shared(struct gsem *g, uint64_t deadline)
 {
-	uint64_t step = 1000000, d, now;
+	unsigned step = 0;
 	int r;
 	while (!take_shared(g)) {
-		now = __green_now();
-		if (now >= deadline) return ETIMEDOUT;
-		d = deadline - now < step ? deadline : now + step;
-		GREEN_ENTER();
+		if (__green_now() >= deadline) return ETIMEDOUT;
 		__green_cur->canceling = 1;
-		r = __green_wait(0, GW_SEM, g, d);
+		r = __green_retry_wait(GW_SEM, g, &step, deadline);
 		__green_cur->canceling = 0;
-		GREEN_LEAVE();
 		if (r == EINTR || r == ECANCELED) return r;
-		step += step / 2;
-		if (step > 10000000) step = 10000000;
 	}
 	return 0;
 }
