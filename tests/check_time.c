@@ -222,6 +222,176 @@ START_TEST(cputime_enotsup)
 }
 END_TEST
 
+/*
+ * Waiters wake while another thread computes.  One thread waits for a
+ * deadline or for the kernel (a sleep, a timed condition wait, a pipe
+ * read, an accept, a child's exit: each due about 100 ms later) while
+ * the test's thread spins without a system call or a library call.
+ * The spinner stops when the waiter has finished, or gives up after
+ * SPIN_LIMIT; only the second fails.  Kernel threads run the two side
+ * by side; green must notice the expired deadline or the ready
+ * descriptor at a tick even though only one thread is runnable, and
+ * hand the woken thread the CPU.  (Cooperative mode cannot: the spinner
+ * never gives the CPU up, so these run only time-sliced.)
+ */
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#define SPIN_LIMIT (20ull * 1000 * MS)   /* a hang guard, not a timing bound */
+#define DUE_MS 100
+
+static int watched_done;
+static int watched_fd;
+static pid_t watched_pid;
+
+/* spin until the waiter is done; the time it took, or 0 on giving up */
+static uint64_t spin_until_done(void)
+{
+	uint64_t t0 = now_ns(), t;
+	while (!__atomic_load_n(&watched_done, __ATOMIC_ACQUIRE))
+		if ((t = now_ns()) - t0 > SPIN_LIMIT) return 0;
+	return now_ns() - t0;
+}
+
+static void run_watched(void *(*waiter)(void *))
+{
+	pthread_t t;
+	uint64_t took;
+
+	watched_done = 0;
+	SPAWN(&t, waiter, 0);
+	took = spin_until_done();
+	ck_assert_msg(took, "the waiter did not finish within %llu s while a thread spun",
+	              SPIN_LIMIT / 1000 / MS);
+	JOIN(t, 0);
+}
+
+static void *watched_sleep(void *arg)
+{
+	ck_assert_int_eq(usleep(DUE_MS * 1000), 0);
+	__atomic_store_n(&watched_done, 1, __ATOMIC_RELEASE);
+	return arg;
+}
+
+START_TEST(sleep_beside_spinner)
+{
+	run_watched(watched_sleep);
+}
+END_TEST
+
+static pthread_mutex_t wm = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wc = PTHREAD_COND_INITIALIZER;
+
+static void *watched_timedwait(void *arg)
+{
+	struct timespec at = abs_in_ms(DUE_MS);
+	int r;
+	ck_assert_int_eq(pthread_mutex_lock(&wm), 0);
+	do r = pthread_cond_timedwait(&wc, &wm, &at); while (r == 0);
+	ck_assert_int_eq(r, ETIMEDOUT);
+	ck_assert_int_eq(pthread_mutex_unlock(&wm), 0);
+	__atomic_store_n(&watched_done, 1, __ATOMIC_RELEASE);
+	return arg;
+}
+
+START_TEST(timedwait_beside_spinner)
+{
+	run_watched(watched_timedwait);
+}
+END_TEST
+
+/* A child process acts after DUE_MS: writes a byte to fd, connects to a
+ * port, or just exits. */
+static pid_t child_after(int wfd, int port)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct timespec d = { 0, DUE_MS * MS };
+		while (nanosleep(&d, &d)) ;
+		if (wfd >= 0 && write(wfd, "x", 1) != 1) _exit(1);
+		if (port) {
+			struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+			int s = socket(AF_INET, SOCK_STREAM, 0);
+			a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+			if (s < 0 || connect(s, (void *)&a, sizeof a)) _exit(1);
+		}
+		_exit(0);
+	}
+	return pid;
+}
+
+static void *watched_read(void *arg)
+{
+	char c;
+	ck_assert_int_eq(read(watched_fd, &c, 1), 1);
+	__atomic_store_n(&watched_done, 1, __ATOMIC_RELEASE);
+	return arg;
+}
+
+START_TEST(pipe_read_beside_spinner)
+{
+	int p[2], st;
+	pid_t pid;
+	ck_assert_int_eq(pipe(p), 0);
+	pid = child_after(p[1], 0);
+	watched_fd = p[0];
+	run_watched(watched_read);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+static void *watched_accept(void *arg)
+{
+	int c = accept(watched_fd, 0, 0);
+	ck_assert_int_ge(c, 0);
+	close(c);
+	__atomic_store_n(&watched_done, 1, __ATOMIC_RELEASE);
+	return arg;
+}
+
+START_TEST(accept_beside_spinner)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof a;
+	int s = socket(AF_INET, SOCK_STREAM, 0), st;
+	pid_t pid;
+
+	ck_assert_int_ge(s, 0);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(s, (void *)&a, sizeof a), 0);
+	ck_assert_int_eq(listen(s, 1), 0);
+	ck_assert_int_eq(getsockname(s, (void *)&a, &len), 0);
+	pid = child_after(-1, ntohs(a.sin_port));
+	watched_fd = s;
+	run_watched(watched_accept);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(s);
+}
+END_TEST
+
+static void *watched_child(void *arg)
+{
+	int st;
+	ck_assert_int_eq(waitpid(watched_pid, &st, 0), watched_pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	__atomic_store_n(&watched_done, 1, __ATOMIC_RELEASE);
+	return arg;
+}
+
+START_TEST(child_exit_beside_spinner)
+{
+	watched_pid = child_after(-1, 0);
+	run_watched(watched_child);
+}
+END_TEST
+
 Suite *suite_time(void)
 {
 	Suite *s = suite_create("time");
@@ -236,6 +406,18 @@ Suite *suite_time(void)
 	 * no tick preempts one between its wake and its record */
 	if (cooperative()) tcase_add_test(tc, wake_order);
 	if (GREEN_MODE) tcase_add_test(tc, cputime_enotsup);
+	suite_add_tcase(s, tc);
+
+	/* a spinner never gives the CPU up without time slicing */
+	tc = tcase_create("watched");
+	tcase_set_timeout(tc, 60);
+	if (!cooperative()) {
+		tcase_add_test(tc, sleep_beside_spinner);
+		tcase_add_test(tc, timedwait_beside_spinner);
+		tcase_add_test(tc, pipe_read_beside_spinner);
+		tcase_add_test(tc, accept_beside_spinner);
+		tcase_add_test(tc, child_exit_beside_spinner);
+	}
 	suite_add_tcase(s, tc);
 	return s;
 }

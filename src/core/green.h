@@ -278,6 +278,9 @@ hidden int __green_sig_wakeable(void);          /* could a signal still wake a t
 hidden void __green_sig_after_fork(void);
 hidden void __green_fork_child(void);            /* fork.c: only the caller survives */
 hidden void __green_tick_arm(void);             /* two threads may run: start slicing */
+hidden void __green_tick_watch(void);           /* threads wait: keep ticking (tick.c) */
+hidden void __green_tick_check(void);           /* wake expired and ready waiters */
+hidden int __green_tick_slice_over(int used);   /* should the running thread yield now? */
 hidden void __green_tick_after_fork(void);
 extern hidden int __green_ticking;
 extern hidden int __green_pid;                   /* to recognise a vfork child */
@@ -329,7 +332,8 @@ static inline void green_sig_check(struct green_thread *self)
 /* what __green_pending asks of the outermost GREEN_LEAVE */
 #define GREEN_PEND_YIELD 1
 #define GREEN_PEND_SIG   2
-#define GREEN_PEND_POLL  4
+#define GREEN_PEND_POLL  4                      /* wake expired and ready waiters */
+#define GREEN_PEND_SLICE 8                      /* the quantum is used: yield if the policy lets */
 
 /* ---- address waits: a user-level futex (futex.c) */
 hidden int __green_futex_wait(const volatile void *addr, int val, uint64_t deadline, enum gwait kind);

@@ -87,13 +87,8 @@ static void idle(uint64_t deadline)
 	__green_sig_dispatch_arrived();
 }
 
-static struct green_thread *pick_next(void)
+static struct green_thread *next_or_idle(void)
 {
-	/* Deadlines are checked at every hand-off while any are pending
-	 * (one vDSO clock read), so sleepers wake on time even when the
-	 * other threads never leave the run queue empty. */
-	if (__green_timers_pending())
-		__green_timers_expire(__green_now());
 	for (;;) {
 		if (!runq_empty())
 			return runq_pop();
@@ -105,6 +100,22 @@ static struct green_thread *pick_next(void)
 			__green_deadlock();  /* returns only if a signal may still wake us */
 		idle(__green_timer_next());
 	}
+}
+
+static struct green_thread *pick_next(void)
+{
+	struct green_thread *next;
+
+	/* Deadlines are checked at every hand-off while any are pending
+	 * (one vDSO clock read), so sleepers wake on time even when the
+	 * other threads never leave the run queue empty. */
+	if (__green_timers_pending())
+		__green_timers_expire(__green_now());
+	next = next_or_idle();
+	/* the thread that runs next may compute without a system call
+	 * while others wait for deadlines or descriptors: ticks watch them */
+	if (!__green_ticking) __green_tick_watch();
+	return next;
 }
 
 hidden void __green_ready(struct green_thread *t)

@@ -323,10 +323,11 @@ hidden void __green_preempt_now(void)
 	if (p & GREEN_PEND_SIG) dispatch_arrived();
 	if (p & GREEN_PEND_POLL) {
 		GREEN_ENTER();
-		__green_poll_check();
+		__green_tick_check();
 		__green_np--;
 	}
-	if (p & GREEN_PEND_YIELD) __green_yield();
+	if ((p & GREEN_PEND_YIELD) || ((p & GREEN_PEND_SLICE) && __green_tick_slice_over(1)))
+		__green_yield();
 	green_sig_check(__green_cur);
 }
 

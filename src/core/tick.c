@@ -10,16 +10,35 @@
  * program's next expiry, so the program's SIGALRM is exact, not rounded
  * to the quantum.
  *
- * Ticks run only while two or more threads are runnable: __green_ready
- * arms them when a thread becomes runnable and they are off; a tick that
- * finds the run queue empty does not re-arm.  An idle or single-threaded
- * program takes no ticks, and a busy yield or a ping-pong never makes a
- * system call to arm or disarm anything (at most one arm per quantum).
+ * Ticks run while there is anything to watch: two or more threads
+ * runnable, or any thread waiting for a deadline, a descriptor or a
+ * child.  Without the second half a thread that computes without system
+ * calls would never let the library look at the clock or the kernel, and
+ * a sleeper or reader beside it would wait until it stopped computing.
+ * Each tick is set for the earlier of the next quantum and the nearest
+ * deadline in the timer heap, so a sleeper wakes on time, not up to a
+ * quantum late.  __green_ready arms the ticks when a thread becomes
+ * runnable and they are off; the scheduler arms them when it hands the
+ * CPU on while threads wait (__green_tick_watch); a tick that finds
+ * nothing to watch does not re-arm, nor one that finds the process idle
+ * (the idle wait watches the deadlines and descriptors itself).  An idle
+ * or single-threaded program takes no ticks, and a busy yield or a
+ * ping-pong never makes a system call to arm or disarm anything (at most
+ * one arm per quantum).
  *
- * A tick preempts the running thread if no switch has happened since the
- * previous tick, i.e. it has had the CPU for a whole quantum.  Inside a
- * no-preempt section the tick only records GREEN_PEND_YIELD and the
- * outermost GREEN_LEAVE yields.  Otherwise the handler yields at once,
+ * At each tick the expired deadlines wake their threads and the I/O
+ * backend is polled without blocking (__green_poll_check), so waiting
+ * threads are woken even while another computes.  The running thread is
+ * preempted when it has had the CPU for a whole quantum: the tick notes
+ * when it first saw the current thread running (run_since), so a thread
+ * switched in part-way through a period gets the rest of it plus the
+ * next, one to two quanta.  A thread that was woken by a tick therefore
+ * gets the CPU at that tick when the running thread has used its
+ * quantum, and at the next one otherwise.
+ *
+ * Inside a no-preempt section the tick only records GREEN_PEND_POLL
+ * (and GREEN_PEND_SLICE when the quantum is used) and the outermost
+ * GREEN_LEAVE does the rest.  Otherwise the handler yields at once,
  * from inside the signal handler: it first unblocks SIGALRM (and SIGTRAP,
  * which the handler runs with masked so that gdb's breakpoints do not
  * race with ticks) so the next thread does not inherit them blocked.  The
@@ -27,21 +46,21 @@
  * the handler restores every register, including the floating-point
  * state the kernel saved.
  *
- *   SIGALRM ──> np > 0 ? ──yes──> pending |= YIELD; re-arm; return
- *                  │no
- *                  v
+ *   SIGALRM ──> idle? ──yes──> stop ticking (the idle wait watches)
+ *                 │no
+ *                 v
+ *               np > 0 ? ──yes──> pending |= POLL (| YIELD); re-arm; return
+ *                 │no
+ *                 v
+ *         expire deadlines, poll descriptors (wakes waiters)
  *         program alarm due? ──> dispatch virtual SIGALRM
- *         whole quantum used? ──> unblock SIGALRM+SIGTRAP, yield
+ *         quantum used and a thread runnable? ──> unblock SIGALRM+SIGTRAP, yield
  *
  * In the glibc overlay the libc is a separate object whose internal locks
  * belong to the one kernel thread, so a tick whose interrupted pc is not
  * in the program (green_preempt_ok, the libc seam) does not switch: it
  * comes back after RETRY_NS, by when the thread has usually left the
  * libc.  In musl every pc is the program's.
- *
- * At each tick the I/O backend is polled without blocking
- * (__green_poll_check), so threads waiting for descriptors are woken
- * even while others compute.
  *
  * The default quantum (GREEN_QUANTUM_MS, DEFAULT_QUANTUM_MS below) is
  * chosen from the measurement in docs/preemption.md.
@@ -62,7 +81,8 @@ hidden unsigned long __green_nswitch;
 
 static uint64_t quantum;              /* ns; 0 = cooperative only */
 static uint64_t next_tick;            /* deadline of the next tick, 0 = none */
-static unsigned long seen_nswitch;
+static unsigned long seen_nswitch;   /* __green_nswitch at the last tick */
+static uint64_t run_since;            /* when a tick first saw the current thread run */
 static uint64_t alarm_at, alarm_every; /* the program's virtual ITIMER_REAL */
 static uint64_t armed_at;             /* what the real timer is set to */
 static int virtual;
@@ -91,6 +111,52 @@ static void rearm(uint64_t now)
 	if (at != armed_at) set_real(at, now);
 }
 
+static int watching(void)
+{
+	return !__green_runq_empty() || __green_timers_pending() || __green_poll_waiters();
+}
+
+static void stop(void)
+{
+	next_tick = 0;
+	__green_ticking = 0;
+}
+
+/* The next tick: in a quantum, or at the nearest deadline if sooner;
+ * none when nothing is to be watched.  A deadline already past is being
+ * dealt with (a no-preempt section's GREEN_LEAVE expires it, or the
+ * scheduler is expiring it now): a tick for it would only interrupt that
+ * work again and again, so the quantum stands. */
+static void schedule(uint64_t now)
+{
+	uint64_t d = __green_timer_next();
+	if (!watching()) {
+		stop();
+		return;
+	}
+	next_tick = now + quantum;
+	if (d > now && d < next_tick) next_tick = d;
+}
+
+/* What a tick does for the waiting threads: wake those whose deadline
+ * passed or whose descriptor is ready.  Inside a no-preempt section of
+ * the library's own (the tick handler's, or GREEN_LEAVE's). */
+hidden void __green_tick_check(void)
+{
+	if (__green_timers_pending())
+		__green_timers_expire(__green_now());
+	__green_poll_check();
+}
+
+/* After the waiters were woken: does the running thread give up the CPU?
+ * When its quantum is used and the policy lets a runnable thread have it,
+ * or at once when a thread of a higher priority became runnable. */
+hidden int __green_tick_slice_over(int used)
+{
+	if (__green_runq_empty()) return 0;
+	return (used && __green_runq_should_preempt(__green_cur)) || __green_runq_higher(__green_cur);
+}
+
 static void tick(int sig, siginfo_t *si, void *uc)
 {
 	int e = errno, preempt = 0, alarm = 0;
@@ -112,29 +178,36 @@ static void tick(int sig, siginfo_t *si, void *uc)
 			alarm_at = 0;
 	}
 	if (next_tick && now >= next_tick) {
-		/* a tick: preempt if nobody switched since the last one */
-		if (__green_runq_empty()) {
-			next_tick = 0;                    /* nothing to share the CPU with */
-			__green_ticking = 0;
+		if (__green_idle_mask) {
+			/* the process idles in the kernel: its wait has the nearest
+			 * deadline and every descriptor; ready threads re-arm */
+			stop();
 		} else {
-			next_tick = now + quantum;
+			int used;
+			if (__green_nswitch != seen_nswitch) {
+				seen_nswitch = __green_nswitch;
+				run_since = now;
+			}
 			/* a whole quantum used, and the policy allows it (SCHED_FIFO
 			 * runs until a higher priority is runnable) */
-			preempt = __green_nswitch == seen_nswitch && __green_runq_should_preempt(__green_cur);
-			seen_nswitch = __green_nswitch;
-		}
-		if (__green_np) {
-			__green_pending |= GREEN_PEND_POLL | (preempt ? GREEN_PEND_YIELD : 0);
-			preempt = 0;
-		} else if (preempt && !green_preempt_ok(uc)) {
-			preempt = 0;
-			next_tick = now + (quantum < RETRY_NS ? quantum : RETRY_NS);
-		} else {
-			__green_np++;
-			__green_poll_check();
-			__green_np--;
+			used = now - run_since >= quantum;
+			if (__green_np) {
+				__green_pending |= GREEN_PEND_POLL | (used ? GREEN_PEND_SLICE : 0);
+			} else {
+				__green_np++;
+				__green_tick_check();
+				__green_np--;
+				preempt = __green_tick_slice_over(used);
+				if (preempt && !green_preempt_ok(uc)) {
+					preempt = 0;
+					next_tick = now + (quantum < RETRY_NS ? quantum : RETRY_NS);
+					goto armed;
+				}
+			}
+			schedule(now);
 		}
 	}
+armed:
 	rearm(now);
 	if (alarm) {
 		siginfo_t ai;
@@ -158,9 +231,16 @@ hidden void __green_tick_arm(void)
 	if (!virtual || __green_ticking) return;
 	__green_ticking = 1;
 	now = __green_now();
-	next_tick = now + quantum;
 	seen_nswitch = __green_nswitch;
+	run_since = now;
+	schedule(now);
 	rearm(now);
+}
+
+/* The scheduler hands the CPU on: keep watching the waiters. */
+hidden void __green_tick_watch(void)
+{
+	if (!__green_ticking && watching()) __green_tick_arm();
 }
 
 hidden int __green_itimer_armed(void)
