@@ -218,5 +218,6 @@ int cmd_procswitch(int argc, char **argv);
 int cmd_pingpong(int argc, char **argv);
 int cmd_shared(int argc, char **argv);
 int cmd_bursty(int argc, char **argv);
+int cmd_tp(int argc, char **argv) __attribute__((weak));   /* tls.c */
 
 #endif

@@ -191,6 +191,7 @@ static const struct {
 	{ "pingpong", cmd_pingpong },
 	{ "shared", cmd_shared },
 	{ "bursty", cmd_bursty },
+	{ "tp", cmd_tp },              /* bench-green-tls only (tls.c) */
 };
 
 int main(int argc, char **argv)
@@ -204,7 +205,7 @@ int main(int argc, char **argv)
 	b_init();
 	if (argc >= 2)
 		for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
-			if (!strcmp(argv[1], cmds[i].name)) {
+			if (cmds[i].fn && !strcmp(argv[1], cmds[i].name)) {
 				printf("# bench-%s %s (trials=%d scale=%g depth=%zu)\n",
 				       B_IMPL, argv[1], bench_trials, bench_scale, bench_depth);
 				int r = cmds[i].fn(argc - 2, argv + 2);

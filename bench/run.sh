@@ -54,6 +54,11 @@ for mode in green 1to1; do
 		"$green_cc" --threads=$mode $cflags -o "$out/bench-$mode" $(paths)
 	fi
 done
+# the same program with a TLS segment (bench/tls.c): a TCB per green thread
+if newer "$out/bench-green-tls" || [ "$srcdir/bench/tls.c" -nt "$out/bench-green-tls" ]; then
+	echo "==> building bench-green-tls" >&2
+	"$green_cc" $cflags -o "$out/bench-green-tls" $(paths) "$srcdir/bench/tls.c"
+fi
 pth=no
 hostcc=${CC:-cc}
 if printf '#include <pth.h>\nint main(void){return pth_init()?0:1;}\n' |
@@ -158,6 +163,20 @@ for c in sep cop; do
 		run "$c.sweep.d$d" env BENCH_DEPTH=$d BENCH_ONLY=yield_busy $(cmd $c) micro
 	done
 done
+
+# ---- per-thread TLS: yield busy without and with a TLS segment, each
+# pair run back to back so that their ratio holds on a loaded machine;
+# and the two ways of moving the thread pointer
+GT=$out/bench-green-tls
+for c in sep cop; do
+	[ $c = cop ] && [ $copied = no ] && continue
+	mode=separate
+	[ $c = cop ] && mode=copied
+	log "TLS: yield busy, $mode stacks, without and with a TLS segment"
+	run "tls.$c.without" env GREEN_STACKS=$mode BENCH_ONLY=yield_busy "$G" micro
+	run "tls.$c.with" env GREEN_STACKS=$mode BENCH_ONLY=yield_busy "$GT" micro
+done
+run tls.tp "$GT" tp
 
 # ---- ticks and preemption
 log "ticks"

@@ -391,6 +391,25 @@ class Tables:
                      ["n/a (%s)" % (self.raw.run("proc").failed or "not measured")] * len(cols))
         timing("Thread create + join", "create_join")
 
+    def tls_table(self):
+        self.w("| yield busy (one switch) | green separate | green copied |")
+        self.w("|---|---:|---:|")
+        without = [self.raw.t("tls.%s.without" % c, "yield_busy") for c in ("sep", "cop")]
+        with_ = [self.raw.t("tls.%s.with" % c, "yield_busy") for c in ("sep", "cop")]
+        self.w("| program without a TLS segment (shared TCB) | %s |" %
+               " | ".join(cell(t) if t else "n/a" for t in without))
+        self.w("| program with a TLS segment (a TCB per thread) | %s |" %
+               " | ".join(cell(t) if t else "n/a" for t in with_))
+        self.w("| extra per switch | %s |" % " | ".join(
+            "%+.1f ns" % (b[0] - a[0]) if a and b else "n/a" for a, b in zip(without, with_)))
+        tp = self.raw.run("tls.tp")
+        w, a = tp.T.get("tp_wrfsbase"), tp.T.get("tp_arch_prctl")
+        self.w()
+        self.w("Moving the thread pointer once (x86_64): `wrfsbase` %s, "
+               "`arch_prctl(ARCH_SET_FS)` %s." % (
+                   cell(w) if w else "unavailable (the kernel does not enable FSGSBASE)",
+                   cell(a) if a else "n/a"))
+
     def procswitch_table(self):
         ps = self.procswitch()
         if not ps:
@@ -542,6 +561,16 @@ class Tables:
         self.w("## The IEEE 1003.4 metrics (Marovich, section 3)")
         self.w()
         self.main_table()
+        self.w()
+        self.w("## Per-thread TLS: what moving the thread pointer costs")
+        self.w()
+        self.w("A program with `__thread` variables runs each green thread on a "
+               "thread control block of its own and moves the thread pointer on "
+               "every switch; one without keeps one shared TCB (`src/core/tls.c`). "
+               "Yield busy (one switch) of the same program without and with a TLS "
+               "segment (`bench/tls.c`), each pair measured back to back:")
+        self.w()
+        self.tls_table()
         self.w()
         self.w("## Process-context switch (Marovich, Appendix C)")
         self.w()

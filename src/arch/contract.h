@@ -33,6 +33,19 @@ void __green_arch_switch(void **save, void *load);
  */
 void *__green_arch_make(void *top, void (*entry)(void *), void *arg);
 
+/*
+ * arch.h also provides, as static inline functions:
+ *
+ *   struct green_arch_fp               the floating-point control state a
+ *   __green_arch_fp_get(struct green_arch_fp *)   new thread inherits from
+ *   __green_arch_fp_set(const struct green_arch_fp *)   its creator (POSIX):
+ *                                      rounding, precision, exception masks;
+ *                                      never the sticky exception flags
+ *   __green_arch_tp_init(on_valgrind)  once, before the first of these:
+ *   __green_arch_set_tp(void *tp)      move the thread pointer (per-thread
+ *                                      TLS, core/tls.c); valgrind may not
+ *                                      emulate a user-mode instruction for it
+ */
 #include "arch.h"
 
 /* A saved stack pointer minus its bias is the address it points at

@@ -6,8 +6,9 @@
  * A copied-stack thread has no stack of its own while it is parked.  All
  * copied threads run on one shared region (mmap'd once, a guard page
  * below it); the thread whose live stack is in the region is its *owner*.
- * A parked copied thread keeps only its descriptor (malloc'd) and a save
- * area holding the live part of its stack, [sp, top).
+ * A parked copied thread keeps only its descriptor (malloc'd, with its
+ * own TCB and TLS block when it has one: tls.c) and a save area holding
+ * the live part of its stack, [sp, top).
  *
  * Switching to a copied thread T that does not own the region goes
  * through the scheduler context, a small coroutine with a stack of its
@@ -201,11 +202,14 @@ hidden struct green_thread *__green_copied_alloc(size_t size, int *err)
 		*err = EINVAL;   /* deeper than the region: docs/stacks.md */
 		return 0;
 	}
-	t = calloc(1, sizeof *t);
+	/* the descriptor, and after it the memory for the thread's own TCB
+	 * and TLS (tls.c): off the region, so valid while it is parked */
+	t = calloc(1, sizeof *t + __green_tls_bytes);
 	if (!t) {
 		*err = EAGAIN;
 		return 0;
 	}
+	t->tcb = t + 1;
 	t->stack_mode = GREEN_STACK_COPIED;
 	t->stack_lo = __green_region_lo;
 	t->stack_size = __green_region_top - __green_region_lo;

@@ -92,13 +92,23 @@ struct green_thread {
 	unsigned magic;                /* GREEN_MAGIC while the descriptor is live */
 	unsigned id;                   /* 1 = main; shown by gdb and reports */
 
-	/* Shallow binding: the libc keeps these per kernel thread; while this
-	 * thread is not running its values live here (switch.c, the seam). */
+	/* The libc's thread control block and the thread-pointer value that
+	 * addresses it (tls.c): the initial thread's for every thread when
+	 * the program has no TLS segment, the thread's own otherwise. */
+	void *tcb;
+	void *tp;
+
+	/* Shallow binding, when threads share one TCB: the libc keeps these
+	 * per thread; while this thread is not running its values live here
+	 * (switch.c, the seam).  With TCBs of their own only tid is used. */
 	int errno_val;
 	int tid;                       /* owner id for FILE locks (>= 0x400000) */
 	int h_errno_val;
 	locale_t locale;
 	void *stdio_locks;
+	void *dlerror_buf;
+	unsigned char dlerror_flag;
+	struct green_arch_fp fp;       /* the creator's floating-point control state */
 
 	enum gstate state;
 	enum gwait wait;               /* valid while BLOCKED */
@@ -340,6 +350,11 @@ hidden int __green_futex_wait(const volatile void *addr, int val, uint64_t deadl
 hidden int __green_futex_wake(const volatile void *addr, int n);
 hidden void __green_word_lock(volatile int *w, int me, int flag);
 hidden void __green_word_unlock(volatile int *w, int flag);
+
+/* ---- thread control blocks (tls.c) */
+extern hidden size_t __green_tls_bytes;
+hidden int __green_tls_init(void);
+hidden void __green_tls_make(struct green_thread *, void *mem, struct green_thread *creator);
 
 /* ---- stacks (stack.c) */
 hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *err);

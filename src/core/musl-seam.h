@@ -16,7 +16,13 @@
  *   GREEN_PAGE_SIZE, GREEN_STACK_DEFAULT, GREEN_GUARD_DEFAULT
  *   green_tls_save(t), green_tls_load(t)
  *                              the libc's per-thread state, bound
- *                              shallowly on every switch (switch.c)
+ *                              shallowly on every switch while threads
+ *                              share one TCB (switch.c, tls.c)
+ *   green_tls_bytes(&err)      the memory a thread's own TCB and static
+ *                              TLS take, 0 to share one TCB (tls.c)
+ *   green_tcb_self(), green_tp_of(tcb), green_tcb_make(mem, t, creator)
+ *                              the running TCB, the thread pointer that
+ *                              addresses a TCB, a new thread's TCB
  *   green_libc_threads_on(m)   the libc turns multi-threaded (thread.c)
  *   green_libc_new_thread(t)   a new thread's initial libc state
  *   green_libc_fork_child(t)   fix-ups in a fork child (fork.c)
@@ -54,13 +60,17 @@ hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
 extern hidden struct pthread *__green_tcb;
 
 /*
- * The per-thread fields of musl's TCB that green binds shallowly:
+ * The per-thread fields of musl's TCB that green binds shallowly while
+ * every thread runs on the initial thread's TCB (tls.c):
  *   errno_val    errno
  *   tid          owner id of FILE locks: __lockfile and the inline
  *                getc/putc fast paths compare it with the lock word
  *   h_errno_val  h_errno
  *   locale       uselocale()
  *   stdio_locks  the flockfile() list
+ *   dlerror_*    dlerror()'s message
+ * The rest of musl's struct pthread is read only by members green
+ * replaces (cancellation, TSD, join, robust lists, timers).
  */
 #define green_tls_save(t) do { \
 	struct pthread *tcb_ = __green_tcb; \
@@ -69,6 +79,8 @@ extern hidden struct pthread *__green_tcb;
 	(t)->h_errno_val = tcb_->h_errno_val; \
 	(t)->locale = tcb_->locale; \
 	(t)->stdio_locks = tcb_->stdio_locks; \
+	(t)->dlerror_buf = tcb_->dlerror_buf; \
+	(t)->dlerror_flag = tcb_->dlerror_flag; \
 } while (0)
 
 #define green_tls_load(t) do { \
@@ -78,7 +90,22 @@ extern hidden struct pthread *__green_tcb;
 	tcb_->h_errno_val = (t)->h_errno_val; \
 	tcb_->locale = (t)->locale; \
 	tcb_->stdio_locks = (t)->stdio_locks; \
+	tcb_->dlerror_buf = (t)->dlerror_buf; \
+	tcb_->dlerror_flag = (t)->dlerror_flag; \
 } while (0)
+
+/* A TCB of its own per thread when the program has a TLS segment (in a
+ * static musl program libc.tls_cnt counts the executable's, 0 or 1):
+ * libc.tls_size bytes hold the TCB, the static TLS block, the DTV and
+ * the alignment slack, as in musl's pthread_create. */
+static inline size_t green_tls_bytes(int *err)
+{
+	(void)err;
+	return libc.tls_cnt ? (libc.tls_size + 15) & -(size_t)16 : 0;
+}
+#define green_tcb_self() ((void *)__pthread_self())
+#define green_tp_of(tcb) ((void *)TP_ADJ((struct pthread *)(tcb)))
+hidden void *green_tcb_make(void *mem, struct green_thread *t, void *creator);
 
 /* need_locks again: a fork child may have dropped back to 0 */
 #define green_libc_new_thread(t) ((t)->locale = &libc.global_locale, libc.need_locks = 1)

@@ -35,6 +35,30 @@ hidden void green_libc_threads_on(struct green_thread *m)
 	libc.need_locks = 1;
 }
 
+/*
+ * A new thread's own TCB in zeroed memory, as musl's pthread_create makes
+ * one for a kernel thread: __copy_tls lays out the static TLS (.tdata
+ * copied, .tbss left zero, aligned as the segment asks) and the DTV; the
+ * fields musl's own code reads are filled in.  The stack-protector
+ * canary is the creator's, so a frame built under one TCB checks out
+ * under the other.
+ */
+hidden void *green_tcb_make(void *mem, struct green_thread *t, void *creator)
+{
+	struct pthread *td = __copy_tls(mem), *c = creator;
+	td->self = td;
+	td->next = td->prev = td;   /* musl's thread list (fork walks it): itself alone */
+	td->tid = t->tid;
+	td->locale = &libc.global_locale;
+	td->detach_state = DT_JOINABLE;
+	td->robust_list.head = &td->robust_list.head;
+	td->canary = c->canary;
+	td->sysinfo = c->sysinfo;
+	td->stack = (char *)t->stack_lo + t->stack_size;
+	td->stack_size = t->stack_size;
+	return td;
+}
+
 /* The child's kernel thread has a new tid: the caller keeps its
  * FILE-lock owner id (locks it holds stay its own). */
 hidden void green_libc_fork_child(struct green_thread *self)

@@ -3,12 +3,15 @@
  *
  * A separate stack is one anonymous mapping:
  *
- *   map_base                                              map_base+map_size
- *   | guard (PROT_NONE) | stack, grows down ... | descriptor | TSD slots |
+ *   map_base                                                    map_base+map_size
+ *   | guard (PROT_NONE) | stack, grows down ... | TCB+TLS | descriptor | TSD slots |
  *                       ^stack_lo             ^ top
  *
- * The descriptor and the thread-specific-data slots sit at the top of the
- * mapping, so creating a thread costs one mmap and one mprotect — or
+ * The thread's own TCB and static TLS block (only when the program has a
+ * TLS segment: tls.c), the descriptor and the thread-specific-data slots
+ * sit at the top of the mapping, as musl puts a kernel thread's TCB and
+ * TLS above its stack, so creating a thread costs one mmap and one
+ * mprotect — or
  * nothing, when a stack of the same size waits in the cache.  Sizes are
  * rounded up to whole pages (the granularity, Marovich 3.3.4); the
  * default is 128 KiB of usable stack, as in musl, overridable with
@@ -49,21 +52,30 @@ static size_t page_round(size_t n)
 	return (n + p - 1) & -p;
 }
 
-/* Descriptor plus TSD slots, carved from the top of a stack. */
-static size_t top_bytes(void)
+static size_t round64(size_t n)
 {
-	size_t n = sizeof(struct green_thread) + PTHREAD_KEYS_MAX * sizeof(void *);
 	return (n + 63) & -(size_t)64;
 }
 
+/* TCB and TLS (or nothing), descriptor, TSD slots: carved from the top
+ * of a stack. */
+static size_t top_bytes(void)
+{
+	return round64(__green_tls_bytes) +
+	       round64(sizeof(struct green_thread) + PTHREAD_KEYS_MAX * sizeof(void *));
+}
+
+/* The descriptor, zeroed; t->tcb is left at the zeroed memory reserved
+ * for the TCB (tls.c makes it). */
 static struct green_thread *carve(void *lo, size_t len)
 {
-	char *top = (char *)lo + len;
-	struct green_thread *t = (void *)(top - top_bytes());
-	memset(t, 0, top_bytes());
+	char *top = (char *)lo + len, *tls = top - top_bytes();
+	struct green_thread *t = (void *)(tls + round64(__green_tls_bytes));
+	memset(tls, 0, top_bytes());
+	t->tcb = tls;
 	t->tsd = (void **)(t + 1);
 	t->stack_lo = lo;
-	t->stack_size = (char *)t - (char *)lo;
+	t->stack_size = tls - (char *)lo;
 	return t;
 }
 

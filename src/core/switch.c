@@ -1,13 +1,17 @@
 /*
  * switch.c — hand the CPU from one green thread to another.
  *
- * All green threads share the libc's per-kernel-thread state (the thread
- * pointer never moves, so GCC may keep caching &errno: __errno_location
- * is declared const).  The per-thread parts of it — errno, h_errno, the
- * locale and, in musl, the owner id of FILE locks and the flockfile list
- * — are bound shallowly (Marovich 2.2): on every switch the outgoing
- * thread's values are saved in its descriptor and the incoming thread's
- * values installed (green_tls_save/green_tls_load, the libc seam).
+ * The libc's per-thread state follows the thread in one of two ways
+ * (tls.c).  Threads with TCBs of their own: the thread pointer moves to
+ * the incoming thread's (a thread always resumes with its own, so GCC may
+ * keep caching &errno across a switch: __errno_location is declared
+ * const).  Threads sharing the initial TCB (a program without `__thread`
+ * variables): the thread pointer never moves, and the per-thread parts —
+ * errno, h_errno, the locale and, in musl, the owner id of FILE locks,
+ * the flockfile list and the dlerror state — are bound shallowly
+ * (Marovich 2.2): the outgoing thread's values are saved in its
+ * descriptor and the incoming thread's installed (green_tls_save/
+ * green_tls_load, the libc seam).
  */
 #include "green.h"
 
@@ -18,14 +22,18 @@ static struct green_thread *reap_list;
 
 hidden void __green_switch(struct green_thread *from, struct green_thread *to)
 {
-	green_tls_save(from);
+	if (to->tp != from->tp) {
+		__green_arch_set_tp(to->tp);
+	} else {
+		green_tls_save(from);
+		green_tls_load(to);
+	}
 	from->np = __green_np;
 	if (from->state == GS_EXITED && from->detached) {
 		from->reap_next = reap_list;
 		reap_list = from;
 	}
 
-	green_tls_load(to);
 	__green_np = to->np;
 	to->state = GS_RUNNING;
 	__green_cur = to;

@@ -20,6 +20,7 @@
 #include "green.h"
 
 hidden int __green_pid;
+static int refused;               /* the libc seam cannot run threads here */
 static unsigned next_id = 1;
 static int next_tid = 0x400000;   /* above any kernel tid (pid_max <= 2^22) */
 
@@ -45,6 +46,7 @@ hidden void __green_init(void)
 	__green_config_load();
 	__green_pid = __syscall(SYS_getpid);
 	green_libc_threads_on(&__green_main);
+	refused = __green_tls_init();
 	__green_sig_init();
 	__green_guard_init();
 	__green_started = 1;
@@ -62,6 +64,7 @@ hidden void __green_thread_start(void *arg)
 {
 	struct green_thread *self = arg;
 	__green_reap();          /* a new thread's no-preempt depth starts at 0 */
+	__green_arch_fp_set(&self->fp);
 	green_sig_check(self);
 	__green_cancel_async(self);
 	if (self->c11) {
@@ -81,6 +84,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 
 	if (!fn) return EINVAL;
 	__green_init();
+	if (refused) return refused;
 	if (attrp && !c11) green_attr_read(attrp, &attr);
 	/* an attribute's size, else GREEN_STACK_SIZE, else the default */
 	size = attr.stacksize ? attr.stacksize :
@@ -110,7 +114,8 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	t->id = ++next_id;
 	t->tid = next_tid;
 	next_tid = next_tid >= 0x3ffffff0 ? 0x400000 : next_tid + 1;
-	green_libc_new_thread(t);
+	__green_tls_make(t, t->tcb, self);
+	__green_arch_fp_get(&t->fp);   /* POSIX: the creator's floating-point environment */
 	t->start = fn;
 	t->arg = arg;
 	t->c11 = c11;

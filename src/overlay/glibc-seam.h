@@ -80,6 +80,14 @@ static inline size_t green_page_size(void)
 } while (0)
 
 #define green_libc_new_thread(t) ((t)->locale = LC_GLOBAL_LOCALE)
+
+/* glibc's TCB (%g7) and static TLS cannot be made per green thread without
+ * writing into glibc's private state: a program with a TLS segment of its
+ * own is refused (glibc.c); one without shares glibc's one TCB. */
+hidden size_t green_tls_bytes(int *err);
+#define green_tcb_self() ((void *)0)
+#define green_tp_of(tcb) ((void *)0)
+#define green_tcb_make(mem, t, creator) ((void *)0)
 #define green_libc_fork_child(t) ((void)(t))
 #define green_self_tid() ((int)__green_cur->id)
 

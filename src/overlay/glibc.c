@@ -7,6 +7,8 @@
  */
 #define _GNU_SOURCE
 #include <link.h>
+#include <sys/auxv.h>
+#include <errno.h>
 #include <string.h>
 #include "green.h"
 #include "sync.h"
@@ -53,6 +55,22 @@ hidden int __green_pc_ours(unsigned long pc)
 
 /* The first pthread_create: learn where the program's code is, and have
  * glibc's fork() leave only the caller in the child. */
+/* Does the executable have a PT_TLS segment (`__thread` variables of its
+ * own)?  Then green cannot run it: say so, once, and refuse threads. */
+hidden size_t green_tls_bytes(int *err)
+{
+	const ElfW(Phdr) *ph = (const void *)getauxval(AT_PHDR);
+	unsigned long n = getauxval(AT_PHNUM);
+	for (unsigned long i = 0; ph && i < n; i++) {
+		if (ph[i].p_type != PT_TLS || !ph[i].p_memsz) continue;
+		__green_say("green: this program has __thread variables, which the glibc overlay "
+		            "cannot make per thread (docs/ports.md): pthread_create fails with ENOTSUP\n");
+		*err = ENOTSUP;
+		break;
+	}
+	return 0;
+}
+
 hidden void green_libc_threads_on(struct green_thread *m)
 {
 	(void)m;

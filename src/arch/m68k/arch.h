@@ -17,4 +17,40 @@ static inline void *__green_arch_sp(void)
 	return sp;
 }
 
+/* Floating-point control state: the FPU control register (rounding,
+ * precision, exception enables). */
+struct green_arch_fp {
+	unsigned fpcr;
+};
+
+static inline void __green_arch_fp_get(struct green_arch_fp *f)
+{
+#ifdef __HAVE_68881__
+	__asm__ volatile ("fmove.l %%fpcr, %0" : "=m"(f->fpcr));
+#else
+	f->fpcr = 0;
+#endif
+}
+
+static inline void __green_arch_fp_set(const struct green_arch_fp *f)
+{
+#ifdef __HAVE_68881__
+	__asm__ volatile ("fmove.l %0, %%fpcr" : : "m"(f->fpcr));
+#else
+	(void)f;
+#endif
+}
+
+/*
+ * The thread pointer is the kernel's thread area: musl reads it with
+ * get_thread_area (its __get_tp) and the compiler's TLS accesses with
+ * __m68k_read_tp, both system calls, so moving it is set_thread_area.
+ */
+static inline void __green_arch_tp_init(int on_valgrind) { (void)on_valgrind; }
+
+static inline void __green_arch_set_tp(void *tp)
+{
+	__syscall(SYS_set_thread_area, tp);
+}
+
 #endif

@@ -37,4 +37,44 @@ static inline void *__green_arch_sp(void)
 	return sp;
 }
 
+/* Floating-point control state: the FSR's rounding direction (bits
+ * 31:30) and trap enables (27:23); its condition codes and exception
+ * flags are not inherited. */
+struct green_arch_fp {
+	unsigned long fsr;
+};
+
+#define GREEN_ARCH_FSR_INHERIT 0xcf800000ul
+
+static inline unsigned long __green_arch_fsr(void)
+{
+	unsigned long fsr;
+#ifdef __arch64__
+	__asm__ volatile ("stx %%fsr, %0" : "=m"(fsr));
+#else
+	__asm__ volatile ("st %%fsr, %0" : "=m"(fsr));
+#endif
+	return fsr;
+}
+
+static inline void __green_arch_fp_get(struct green_arch_fp *f)
+{
+	f->fsr = __green_arch_fsr() & GREEN_ARCH_FSR_INHERIT;
+}
+
+static inline void __green_arch_fp_set(const struct green_arch_fp *f)
+{
+	unsigned long fsr = (__green_arch_fsr() & ~GREEN_ARCH_FSR_INHERIT) | f->fsr;
+#ifdef __arch64__
+	__asm__ volatile ("ldx %0, %%fsr" : : "m"(fsr));
+#else
+	__asm__ volatile ("ld %0, %%fsr" : : "m"(fsr));
+#endif
+}
+
+/* The glibc overlay keeps one TCB (%g7): the thread pointer never moves
+ * (core/tls.c). */
+static inline void __green_arch_tp_init(int on_valgrind) { (void)on_valgrind; }
+static inline void __green_arch_set_tp(void *tp) { (void)tp; }
+
 #endif

@@ -15,11 +15,53 @@
 	X("rbx", 0x28) X("rbp", 0x30) X("rip", 0x38)
 #define GREEN_ARCH_FRAME_SP    0x40
 
+unsigned long getauxval(unsigned long);
+
 static inline void *__green_arch_sp(void)
 {
 	void *sp;
 	__asm__ volatile ("movq %%rsp, %0" : "=r"(sp));
 	return sp;
+}
+
+/* Floating-point control state: MXCSR without its six exception flags,
+ * and the x87 control word. */
+struct green_arch_fp {
+	unsigned mxcsr;
+	unsigned short cw;
+};
+
+static inline void __green_arch_fp_get(struct green_arch_fp *f)
+{
+	__asm__ volatile ("stmxcsr %0; fnstcw %1" : "=m"(f->mxcsr), "=m"(f->cw));
+	f->mxcsr &= ~0x3fu;
+}
+
+static inline void __green_arch_fp_set(const struct green_arch_fp *f)
+{
+	__asm__ volatile ("ldmxcsr %0; fldcw %1" : : "m"(f->mxcsr), "m"(f->cw));
+}
+
+/*
+ * The thread pointer is the %fs base.  wrfsbase writes it in a few
+ * nanoseconds where the kernel allows it (AT_HWCAP2 has HWCAP2_FSGSBASE,
+ * Linux 5.9 on); otherwise arch_prctl(ARCH_SET_FS), a system call.
+ * valgrind does not emulate wrfsbase: under it, always the system call.
+ */
+extern hidden int __green_arch_fsgsbase;     /* context.S */
+
+static inline void __green_arch_tp_init(int on_valgrind)
+{
+	__green_arch_fsgsbase = (getauxval(26 /* AT_HWCAP2 */) & 2 /* HWCAP2_FSGSBASE */) &&
+	                        !on_valgrind;
+}
+
+static inline void __green_arch_set_tp(void *tp)
+{
+	if (__green_arch_fsgsbase)
+		__asm__ volatile ("wrfsbase %0" : : "r"(tp) : "memory");
+	else
+		__syscall(SYS_arch_prctl, 0x1002 /* ARCH_SET_FS */, tp);
 }
 
 #endif

@@ -120,4 +120,14 @@ __green_arch_make:
 	.cfi_endproc
 	.size	__green_arch_make, .-__green_arch_make
 
+/* int __green_arch_fsgsbase: may wrfsbase move the thread pointer (arch.h)? */
+	.bss
+	.globl	__green_arch_fsgsbase
+	.hidden	__green_arch_fsgsbase
+	.type	__green_arch_fsgsbase, @object
+	.p2align 2
+__green_arch_fsgsbase:
+	.zero	4
+	.size	__green_arch_fsgsbase, 4
+
 	.section .note.GNU-stack,"",@progbits
