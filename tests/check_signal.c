@@ -862,9 +862,9 @@ static void sigstate_path(char *path, size_t size)
  * machine) with sigstate, as the test scripts run every program; the
  * emulator starts its guest with the mask, dispositions and timer the
  * exec left, so the same state is checked. */
-static void exec_sigstate(sigset_t m, void (*prepare)(void), char *out, size_t size)
+static void exec_sigstate_arg(sigset_t m, void (*prepare)(void), const char *arg, char *out, size_t size)
 {
-	char path[4096], run[512], *argv[16] = { "sigstate", 0 };
+	char path[4096], run[512], *argv[16] = { "sigstate", (char *)arg, 0 };
 	const char *emu = getenv("GREEN_RUN");
 	struct exec_args e = { .path = path, .argv = argv, .mask = m, .prepare = prepare };
 	int p[2], st, k = 0;
@@ -880,6 +880,7 @@ static void exec_sigstate(sigset_t m, void (*prepare)(void), char *out, size_t s
 			argv[k++] = w;
 		}
 		argv[k++] = path;
+		argv[k++] = (char *)arg;
 		argv[k] = 0;
 		e.path = argv[0];
 	}
@@ -890,6 +891,11 @@ static void exec_sigstate(sigset_t m, void (*prepare)(void), char *out, size_t s
 	out[len] = 0;
 	close(p[0]);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "sigstate: status %#x", st);
+}
+
+static void exec_sigstate(sigset_t m, void (*prepare)(void), char *out, size_t size)
+{
+	exec_sigstate_arg(m, prepare, 0, out, size);
 }
 
 static void catch_alarm(void)
@@ -960,6 +966,414 @@ START_TEST(spinners_progress)
 }
 END_TEST
 
+/* ---- a handler run during a wait leaves the thread on that wait */
+
+enum lockkind { LK_MUTEX, LK_RDLOCK, LK_WRLOCK, LK_SEM, LK_NKINDS };
+
+struct locker {
+	enum lockkind kind;
+	int timed;
+	struct timespec at;         /* the deadline of a timed lock */
+	pthread_mutex_t m;
+	pthread_rwlock_t rw;
+	sem_t sem;
+	pthread_t t;
+	int entering;
+	pid_t tid;
+	int r;
+};
+
+static void *locker_main(void *arg)
+{
+	struct locker *l = arg;
+	STORE(&l->tid, gettid());
+	STORE(&l->entering, 1);
+	switch (l->kind) {
+	case LK_MUTEX:
+		l->r = l->timed ? pthread_mutex_timedlock(&l->m, &l->at) : pthread_mutex_lock(&l->m);
+		if (!l->r) pthread_mutex_unlock(&l->m);
+		break;
+	case LK_RDLOCK:
+		l->r = l->timed ? pthread_rwlock_timedrdlock(&l->rw, &l->at) : pthread_rwlock_rdlock(&l->rw);
+		if (!l->r) pthread_rwlock_unlock(&l->rw);
+		break;
+	case LK_WRLOCK:
+		l->r = l->timed ? pthread_rwlock_timedwrlock(&l->rw, &l->at) : pthread_rwlock_wrlock(&l->rw);
+		if (!l->r) pthread_rwlock_unlock(&l->rw);
+		break;
+	case LK_SEM:
+		l->r = (l->timed ? sem_timedwait(&l->sem, &l->at) : sem_wait(&l->sem)) ? errno : 0;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* the caller holds the lock (the semaphore is at 0); start the locker */
+static void locker_start(struct locker *l, enum lockkind kind, int timed, long ms)
+{
+	memset(l, 0, sizeof *l);
+	l->kind = kind;
+	l->timed = timed;
+	l->at = abs_in_ms(ms);
+	pthread_mutex_init(&l->m, 0);
+	pthread_rwlock_init(&l->rw, 0);
+	sem_init(&l->sem, 0, 0);
+	if (kind == LK_MUTEX) ck_assert_int_eq(pthread_mutex_lock(&l->m), 0);
+	else if (kind == LK_RDLOCK) ck_assert_int_eq(pthread_rwlock_wrlock(&l->rw), 0);
+	else if (kind == LK_WRLOCK) ck_assert_int_eq(pthread_rwlock_rdlock(&l->rw), 0);
+	SPAWN(&l->t, locker_main, l);
+	while (!LOAD(&l->entering)) sched_yield();
+	if (GREEN_MODE) sched_yield();   /* it runs up to its wait and parks */
+	else while (kstate(LOAD(&l->tid)) != 'S') sched_yield();
+}
+
+static void locker_release(struct locker *l)
+{
+	if (l->kind == LK_MUTEX) ck_assert_int_eq(pthread_mutex_unlock(&l->m), 0);
+	else if (l->kind == LK_SEM) ck_assert_int_eq(sem_post(&l->sem), 0);
+	else ck_assert_int_eq(pthread_rwlock_unlock(&l->rw), 0);
+}
+
+/* join, but fail instead of hanging (the lost wake-up this guards) */
+static void locker_join(struct locker *l)
+{
+	struct timespec limit = abs_in_ms(10000);
+	ck_assert_msg(!pthread_timedjoin_np(l->t, 0, &limit),
+	              "lock kind %d: the waiter was never woken", l->kind);
+	pthread_mutex_destroy(&l->m);
+	pthread_rwlock_destroy(&l->rw);
+	sem_destroy(&l->sem);
+}
+
+/* Several signals to a thread blocked on a lock, then the unlock: the
+ * thread wakes owning it (its handlers did not lose its place). */
+START_TEST(lock_wait_survives_handlers)
+{
+	struct locker l;
+	set_handler(SIGUSR1, 0);
+	for (int k = 0; k < LK_NKINDS; k++) {
+		nhandled = 0;
+		locker_start(&l, k, 0, 0);
+		for (int i = 0; i < 5; i++) ck_assert_int_eq(pthread_kill(l.t, SIGUSR1), 0);
+		locker_release(&l);
+		await_handled();
+		locker_join(&l);
+		/* a semaphore wait may fail with EINTR (POSIX); a lock may not */
+		ck_assert_msg(l.r == 0 || (k == LK_SEM && l.r == EINTR), "lock kind %d: %s", k, strerror(l.r));
+		while (!sem_trywait(&handled)) ;
+	}
+}
+END_TEST
+
+/* A handler that outlasts a timed lock's deadline, the lock released
+ * meanwhile: the lock is taken, not timed out (POSIX: a timed lock never
+ * fails with a timeout when it can be taken at once). */
+static sem_t in_handler, released;
+static struct timespec slow_until;
+
+static void slow_handler(int s)
+{
+	struct timespec now;
+	sem_post(&in_handler);
+	while (sem_wait(&released)) ;
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &now);
+		if (now.tv_sec > slow_until.tv_sec ||
+		    (now.tv_sec == slow_until.tv_sec && now.tv_nsec > slow_until.tv_nsec + 10 * 1000000L))
+			break;
+		nanosleep(&(struct timespec){ 0, 20 * 1000000L }, 0);
+	}
+}
+
+START_TEST(timed_lock_after_long_handler)
+{
+	struct sigaction sa = { .sa_handler = slow_handler };
+	struct locker l;
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGUSR1, &sa, 0), 0);
+	sem_init(&in_handler, 0, 0);
+	sem_init(&released, 0, 0);
+	/* not a semaphore: sem_timedwait may fail with EINTR (POSIX) */
+	for (int k = 0; k < LK_SEM; k++) {
+		if (k == LK_RDLOCK) continue;   /* as LK_WRLOCK, on the other queue */
+		locker_start(&l, k, 1, 1000);
+		slow_until = l.at;
+		ck_assert_int_eq(pthread_kill(l.t, SIGUSR1), 0);
+		while (sem_wait(&in_handler)) ;
+		locker_release(&l);
+		sem_post(&released);
+		locker_join(&l);
+		ck_assert_msg(l.r == 0, "lock kind %d: %s", k, strerror(l.r));
+	}
+	sem_destroy(&in_handler);
+	sem_destroy(&released);
+}
+END_TEST
+
+/* sem_wait on a named (process-shared) semaphore, a handler installed
+ * without SA_RESTART: EINTR after the handler.  In a child process,
+ * signalled until its wait ends (a signal that comes before it waits
+ * only runs the handler). */
+START_TEST(named_sem_wait_eintr)
+{
+	char name[64];
+	sem_t *s;
+	pid_t pid;
+	int st = 0;
+
+	snprintf(name, sizeof name, "/green-check-%d", (int)getpid());
+	ck_assert_ptr_ne(s = sem_open(name, O_CREAT | O_EXCL, 0600, 0), SEM_FAILED);
+	sem_unlink(name);
+	set_handler(SIGUSR1, 0);
+	fflush(0);
+	pid = fork();
+	if (!pid) {
+		int r = sem_wait(s);
+		_exit(r == -1 && errno == EINTR ? 0 : r ? 2 : 3);
+	}
+	ck_assert_int_gt(pid, 0);
+	for (int i = 0; i < 1000 && waitpid(pid, &st, WNOHANG) == 0; i++) {
+		kill(pid, SIGUSR1);
+		nanosleep(&(struct timespec){ 0, 10 * 1000000L }, 0);
+	}
+	if (waitpid(pid, &st, WNOHANG) == 0) {
+		sem_post(s);   /* the bug: it never ended; let it go */
+		waitpid(pid, &st, 0);
+	}
+	sem_close(s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	              "sem_wait on a named semaphore did not fail with EINTR (status %#x)", st);
+}
+END_TEST
+
+/* A SCHED_FIFO thread yields until its own ITIMER_PROF handler clears
+ * a flag: the handler runs, even with nothing else to run (the other
+ * thread is blocked).  Twenty times, each a one-shot timer. */
+static volatile int prof_flag;
+
+static void on_prof(int s)
+{
+	prof_flag = 0;
+}
+
+static int prof_spin(void)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 1000 } };
+	uint64_t limit = now_ns() + 10000 * MS;
+	for (int i = 0; i < 20; i++) {
+		prof_flag = 1;
+		if (setitimer(ITIMER_PROF, &it, 0)) return -1;
+		while (prof_flag && now_ns() < limit) sched_yield();
+		if (prof_flag) return i + 1;
+	}
+	return 0;
+}
+
+START_TEST(sched_yield_runs_handler)
+{
+	struct sigaction sa = { .sa_handler = on_prof };
+	struct sched_param sp = { .sched_priority = 1 }, old;
+	pthread_t t;
+	int policy, r;
+
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGPROF, &sa, 0), 0);
+	sem_init(&release, 0, 0);
+	SPAWN(&t, bystander, 0);
+	ck_assert_int_eq(pthread_getschedparam(pthread_self(), &policy, &old), 0);
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);   /* 1:1: may lack the privilege */
+	r = prof_spin();
+	pthread_setschedparam(pthread_self(), policy, &old);
+	stop_bystanders(&t, 1);
+	signal(SIGPROF, SIG_IGN);
+	ck_assert_msg(r == 0, "the SIGPROF handler did not run in 10 s (round %d)", r);
+}
+END_TEST
+
+/* A thread-directed signal pending on the main thread is not pending in
+ * a thread it creates afterwards: with threads running, and (sigstate
+ * late) raised before the first thread exists. */
+static void *pending_usr2(void *arg)
+{
+	*(int *)arg = pending(SIGUSR2);
+	return 0;
+}
+
+START_TEST(new_thread_nothing_pending)
+{
+	char out[256];
+	sigset_t none;
+	pthread_t t;
+	int there = -1;
+
+	set_handler(SIGUSR2, 0);
+	mask(SIG_BLOCK, SIGUSR2);
+	ck_assert_int_eq(raise(SIGUSR2), 0);
+	SPAWN(&t, pending_usr2, &there);
+	JOIN(t, 0);
+	ck_assert_int_eq(there, 0);
+	ck_assert_int_eq(pending(SIGUSR2), 1);
+
+	sigemptyset(&none);
+	exec_sigstate_arg(none, 0, "late", out, sizeof out);
+	ck_assert_str_eq(out, "thread pending 0\nmain pending 1\n");
+}
+END_TEST
+
+/* Real-time signals queue: every instance is delivered, lowest number
+ * first and in order within a number, each with its value. */
+static int rt_count;
+static void on_rt(int s)
+{
+	__atomic_add_fetch(&rt_count, 1, __ATOMIC_SEQ_CST);
+}
+
+static void *rt_target(void *arg)
+{
+	sem_t *go = arg;
+	while (sem_wait(go)) ;
+	return 0;
+}
+
+START_TEST(rt_signals_queue)
+{
+	struct sigaction sa = { .sa_handler = on_rt };
+	sigset_t set;
+	siginfo_t si;
+	sem_t go;
+	pthread_t t;
+	static const int want[][2] = { { 1, 2 }, { 1, 4 }, { 2, 1 }, { 2, 3 } };
+
+	/* 100 sent to a thread that has not run yet: 100 deliveries */
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGRTMIN + 1, &sa, 0), 0);
+	rt_count = 0;
+	sem_init(&go, 0, 0);
+	SPAWN(&t, rt_target, &go);
+	for (int i = 0; i < 100; i++) ck_assert_int_eq(pthread_kill(t, SIGRTMIN + 1), 0);
+	sem_post(&go);
+	JOIN(t, 0);
+	signal(SIGRTMIN + 1, SIG_DFL);
+	sem_destroy(&go);
+	ck_assert_int_eq(rt_count, 100);
+
+	/* to the process, every thread blocking them: taken one at a time */
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN + 1);
+	sigaddset(&set, SIGRTMIN + 2);
+	ck_assert_int_eq(pthread_sigmask(SIG_BLOCK, &set, 0), 0);
+	sem_init(&release, 0, 0);
+	SPAWN(&t, bystander, 0);
+	ck_assert_int_eq(sigqueue(getpid(), SIGRTMIN + 2, (union sigval){ .sival_int = 1 }), 0);
+	ck_assert_int_eq(sigqueue(getpid(), SIGRTMIN + 1, (union sigval){ .sival_int = 2 }), 0);
+	ck_assert_int_eq(sigqueue(getpid(), SIGRTMIN + 2, (union sigval){ .sival_int = 3 }), 0);
+	ck_assert_int_eq(sigqueue(getpid(), SIGRTMIN + 1, (union sigval){ .sival_int = 4 }), 0);
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(sigwaitinfo(&set, &si), SIGRTMIN + want[i][0]);
+		ck_assert_int_eq(si.si_signo, SIGRTMIN + want[i][0]);
+		ck_assert_int_eq(si.si_code, SI_QUEUE);
+		ck_assert_int_eq(si.si_pid, getpid());
+		ck_assert_int_eq(si.si_value.sival_int, want[i][1]);
+	}
+	ck_assert_int_eq(sigtimedwait(&set, &si, &(struct timespec){ 0, 0 }), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	stop_bystanders(&t, 1);
+	pthread_sigmask(SIG_UNBLOCK, &set, 0);
+}
+END_TEST
+
+/* A process-directed signal goes to the main thread when it does not
+ * block it, even while another thread runs: its sleep ends with EINTR
+ * and the time left as when the signal came (the handler's own time is
+ * not taken off it). */
+static uint64_t sleep_start, signal_came;
+
+static void timed_handler(int s)
+{
+	signal_came = now_ns();
+	on_signal(s);
+	nanosleep(&(struct timespec){ 1, 0 }, 0);
+}
+
+static void *kill_process(void *arg)
+{
+	pid_t *main_tid = arg;
+	if (GREEN_MODE) sched_yield();
+	else while (kstate(*main_tid) != 'S') sched_yield();
+	kill(getpid(), SIGUSR1);
+	while (sem_wait(&release)) ;
+	return 0;
+}
+
+START_TEST(process_signal_to_main)
+{
+	struct sigaction sa = { .sa_handler = timed_handler };
+	struct timespec rem = { 0, 0 };
+	pid_t me = gettid();
+	uint64_t left, expect;
+	pthread_t t;
+	int r, e;
+
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGUSR1, &sa, 0), 0);
+	sem_init(&release, 0, 0);
+	SPAWN(&t, kill_process, &me);
+	sleep_start = now_ns();
+	r = nanosleep(&(struct timespec){ 30, 0 }, &rem);
+	e = errno;
+	stop_bystanders(&t, 1);
+	ck_assert_int_eq(r, -1);
+	ck_assert_int_eq(e, EINTR);
+	ck_assert(pthread_equal(handled_by, pthread_self()));
+	left = rem.tv_sec * 1000000000ull + rem.tv_nsec;
+	expect = 30000000000ull - (signal_came - sleep_start);
+	/* generous: the handler's 1 s must not be taken off */
+	ck_assert_msg(left + 500 * MS > expect && left <= 30000000000ull,
+	              "nanosleep left %llu ns, expected about %llu", (unsigned long long)left,
+	              (unsigned long long)expect);
+}
+END_TEST
+
+/* Two threads raise their own signal many times: each handler runs once
+ * per raise (a tick between choosing a pending signal and taking it
+ * delivered it twice).  Time-sliced runs (GREEN_QUANTUM_MS=1) hit it. */
+#define RAISES 200000
+static int raised_count[2];
+
+static void count_raise(int s)
+{
+	raised_count[s == SIGUSR2]++;
+}
+
+static void *raiser(void *arg)
+{
+	int s = (intptr_t)arg;
+	for (int i = 0; i < RAISES; i++) raise(s);
+	return 0;
+}
+
+START_TEST(raise_delivers_once)
+{
+	struct sigaction sa = { .sa_handler = count_raise };
+	pthread_t a, b;
+
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGUSR1, &sa, 0), 0);
+	ck_assert_int_eq(sigaction(SIGUSR2, &sa, 0), 0);
+	for (int round = 0; round < 4; round++) {   /* it struck about 4 runs in 10 */
+		raised_count[0] = raised_count[1] = 0;
+		SPAWN(&a, raiser, (void *)(intptr_t)SIGUSR1);
+		SPAWN(&b, raiser, (void *)(intptr_t)SIGUSR2);
+		JOIN(a, 0);
+		JOIN(b, 0);
+		ck_assert_int_eq(raised_count[0], RAISES);
+		ck_assert_int_eq(raised_count[1], RAISES);
+	}
+}
+END_TEST
+
 Suite *suite_signal(void)
 {
 	Suite *s = suite_create("signal");
@@ -987,6 +1401,14 @@ Suite *suite_signal(void)
 	tcase_add_test(tc, exec_sh_from_thread);
 	tcase_add_test(tc, exec_state);
 	tcase_add_test(tc, exec_state_alarm);
+	tcase_add_test(tc, lock_wait_survives_handlers);
+	tcase_add_test(tc, timed_lock_after_long_handler);
+	tcase_add_test(tc, named_sem_wait_eintr);
+	tcase_add_test(tc, sched_yield_runs_handler);
+	tcase_add_test(tc, new_thread_nothing_pending);
+	tcase_add_test(tc, rt_signals_queue);
+	tcase_add_test(tc, process_signal_to_main);
+	tcase_add_test(tc, raise_delivers_once);
 	/* spinners never yield: without time slicing they keep the CPU */
 	if (!cooperative()) tcase_add_test(tc, spinners_progress);
 	if (GREEN_MODE && !cooperative()) tcase_add_test(tc, exec_while_ticking);

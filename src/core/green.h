@@ -36,6 +36,15 @@ struct green_attr {
 #endif
 #include "contract.h"
 
+/* ---- pending signal instances with their info (sigqueue.c) */
+struct green_signode {
+	struct green_signode *next;
+	siginfo_t si;
+};
+struct green_sigl {
+	struct green_signode *head, *tail;
+};
+
 /* ---- queues: FIFO of threads, linked through the threads themselves. */
 struct gq {
 	struct green_thread *head, *tail;
@@ -173,6 +182,8 @@ struct green_thread {
 	/* Signals (signal.c): bit s-1 stands for signal s. */
 	uint64_t sigmask;              /* this thread's mask */
 	uint64_t sigpend;              /* directed at this thread, not yet delivered */
+	struct green_sigl sigq;        /* their instances, oldest first (sigqueue.c) */
+	uint64_t intr_at;              /* when a signal last interrupted its wait (ns) */
 	uint64_t sigwait_set;          /* in sigwait/sigtimedwait for these */
 	int sigwait_got;               /* the signal handed to the sigwait */
 	unsigned char intr_restart;    /* the last handler that interrupted had SA_RESTART */
@@ -286,6 +297,11 @@ hidden void __green_sig_dispatch_arrived(void);  /* idle: dispatch recorded sign
 extern hidden const uint64_t *__green_idle_mask; /* poll.c: the mask the idle wait restores */
 hidden int __green_sig_wakeable(void);          /* could a signal still wake a thread? */
 hidden void __green_sig_after_fork(void);
+extern hidden uint64_t __green_sig_held;        /* caught, blocked in the kernel until dispatched */
+hidden void __green_sig_thread_exit(struct green_thread *); /* discard what is pending for it */
+hidden int __green_sigq_put(uint64_t *set, struct green_sigl *, const siginfo_t *);
+hidden void __green_sigq_take(uint64_t *set, struct green_sigl *, int s, siginfo_t *);
+hidden void __green_sigq_drop(uint64_t *set, struct green_sigl *, uint64_t which);
 hidden void __green_fork_child(void);            /* fork.c: only the caller survives */
 hidden void __green_tick_arm(void);             /* two threads may run: start slicing */
 hidden void __green_tick_watch(void);           /* threads wait: keep ticking (tick.c) */

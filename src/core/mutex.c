@@ -115,22 +115,30 @@ static int state(struct gmutex *g)
 
 /* Inside GREEN_ENTER: take a free mutex or queue for it.  Returns 0 or
  * EOWNERDEAD when the caller owns it, or the error of the wait
- * (ETIMEDOUT, ENOTRECOVERABLE). */
+ * (ETIMEDOUT, ENOTRECOVERABLE).
+ *
+ * A signal handler run while the caller waits takes it off the queue
+ * (signal.c); the mutex may have been unlocked meanwhile with nobody to
+ * hand it to, so every pass looks again before it queues.  A deadline
+ * that passed while the handler ran is no failure if the mutex is free
+ * (POSIX: a timed lock that can be taken at once never times out). */
 hidden int __green_mutex_acquire(struct gmutex *g, uint64_t deadline)
 {
 	struct green_thread *self = __green_cur;
 	int r;
 
-	if (g->type & GM_NOTRECOVERABLE) return ENOTRECOVERABLE;
-	if (!g->owner) {
-		__green_mutex_own(g, self);
-		return state(g);
-	}
-	do {
+	for (;;) {
+		if (g->type & GM_NOTRECOVERABLE) return ENOTRECOVERABLE;
+		if (!g->owner) {
+			__green_mutex_own(g, self);
+			return state(g);
+		}
 		__green_pi_boost(g, self);
 		r = __green_wait(&g->q, GW_MUTEX, g, deadline);
-	} while (r == EINTR || (!r && g->owner != self)); /* a signal: queue again */
-	return r ? r : state(g);
+		if (!r && g->owner == self) return state(g);
+		if (r && r != EINTR && (r != ETIMEDOUT || g->owner)) return r;
+		/* a signal, a timeout on a free mutex, or woken not owning it */
+	}
 }
 
 /* Inside GREEN_ENTER: give the mutex to the first waiter, or free it. */

@@ -54,6 +54,25 @@ static void grant_writer(struct grw *g)
 	if (t) __green_wake(t, 0);
 }
 
+/* Can the caller take the lock at once? */
+static int rd_free(struct grw *g)
+{
+	return !g->writer && (gq_empty(&g->wq) || __green_cur->rdlocks);
+}
+
+static int wr_free(struct grw *g)
+{
+	return !g->writer && !g->readers;
+}
+
+/*
+ * The waits below loop: a signal handler run while the caller waits
+ * takes it off its queue (signal.c), and the lock may have been released
+ * meanwhile with nobody to hand it to, so every pass looks again before
+ * it queues.  A deadline that passed (while a handler ran, say) is no
+ * failure if the lock is free now: POSIX says a timed lock that can be
+ * taken at once never times out.
+ */
 static int rdlock(struct grw *g, clockid_t clk, const struct timespec *at, int try)
 {
 	struct green_thread *self = __green_cur;
@@ -61,17 +80,19 @@ static int rdlock(struct grw *g, clockid_t clk, const struct timespec *at, int t
 	int r, err;
 
 	GREEN_ENTER();
-	if (!g->writer && (gq_empty(&g->wq) || self->rdlocks)) {
-		g->readers++;
-		self->rdlocks++;
-		GREEN_LEAVE();
-		return 0;
-	}
-	r = g->writer == self ? EDEADLK : try ? EBUSY : 0;
+	r = g->writer == self ? EDEADLK : try && !rd_free(g) ? EBUSY : 0;
 	if (!r) {
-		deadline = __green_deadline(clk, at, &err);
-		if (err) r = err;
-		else do r = __green_wait(&g->rq, GW_RWLOCK, g, deadline); while (r == EINTR);
+		deadline = rd_free(g) ? 0 : __green_deadline(clk, at, &err);
+		for (r = rd_free(g) ? 0 : err; !r; ) {
+			if (rd_free(g)) {
+				g->readers++;
+				self->rdlocks++;
+				break;
+			}
+			r = __green_wait(&g->rq, GW_RWLOCK, g, deadline);
+			if (!r) break;                        /* handed over */
+			if (r == EINTR || (r == ETIMEDOUT && rd_free(g))) r = 0;
+		}
 	}
 	GREEN_LEAVE();
 	return r;
@@ -84,16 +105,18 @@ static int wrlock(struct grw *g, clockid_t clk, const struct timespec *at, int t
 	int r, err;
 
 	GREEN_ENTER();
-	if (!g->writer && !g->readers) {
-		g->writer = self;
-		GREEN_LEAVE();
-		return 0;
-	}
-	r = g->writer == self ? EDEADLK : try ? EBUSY : 0;
+	r = g->writer == self ? EDEADLK : try && !wr_free(g) ? EBUSY : 0;
 	if (!r) {
-		deadline = __green_deadline(clk, at, &err);
-		if (err) r = err;
-		else do r = __green_wait(&g->wq, GW_RWLOCK, g, deadline); while (r == EINTR);
+		deadline = wr_free(g) ? 0 : __green_deadline(clk, at, &err);
+		for (r = wr_free(g) ? 0 : err; !r; ) {
+			if (wr_free(g)) {
+				g->writer = self;
+				break;
+			}
+			r = __green_wait(&g->wq, GW_RWLOCK, g, deadline);
+			if (!r) break;                        /* handed over */
+			if (r == EINTR || (r == ETIMEDOUT && wr_free(g))) r = 0;
+		}
 		/* a writer that gave up may have been all that held readers back */
 		if (r && !g->writer && gq_empty(&g->wq)) grant_readers(g);
 	}

@@ -75,15 +75,26 @@ hidden volatile int __green_pending;
  */
 static void idle(uint64_t deadline)
 {
-	uint64_t all = -1, old = 0;
+	uint64_t all = -1, old = 0, restore;
+	int r = 0;
 
 	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, _NSIG / 8);
 	if (!(__green_pending & GREEN_PEND_SIG)) {
 		__green_idle_mask = &old;
-		__green_poll_wait(deadline);
+		r = __green_poll_wait(deadline);
 		__green_idle_mask = 0;
 	}
-	__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, 0, _NSIG / 8);
+	/* what the catcher caught meanwhile stays blocked until dispatched */
+	restore = old | __green_sig_held;
+	__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &restore, 0, _NSIG / 8);
+	if (r == -EINTR && !green_active() && __green_cur->state == GS_BLOCKED) {
+		/* no threads yet, so signals are the kernel's: the program's
+		 * handler ran in the wait, which it interrupts (a sem_wait on a
+		 * named semaphore in a single-threaded program) */
+		__green_cur->intr_at = __green_now();
+		__green_cur->intr_restart = 0;
+		__green_wake(__green_cur, EINTR);
+	}
 	__green_sig_dispatch_arrived();
 }
 
@@ -186,8 +197,10 @@ hidden void __green_yield(void)
 		if (next != self) __green_switch(self, next);
 		else self->state = GS_RUNNING;
 	}
-	__green_np--;   /* a yield satisfies any pending preemption */
-	__green_pending &= ~GREEN_PEND_YIELD;
+	__green_pending &= ~GREEN_PEND_YIELD;   /* a yield satisfies it */
+	/* signals caught during the yield are dispatched now: a thread that
+	 * spins on sched_yield alone must still run its handlers */
+	GREEN_LEAVE();
 }
 
 hidden _Noreturn void __green_exit_switch(void)
@@ -195,6 +208,7 @@ hidden _Noreturn void __green_exit_switch(void)
 	struct green_thread *self = __green_cur, *next;
 
 	self->state = GS_EXITED;
+	__green_sig_thread_exit(self);
 	next = pick_next();
 	__green_switch(self, next);
 	abort();  /* an exited thread is never switched back to */

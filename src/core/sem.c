@@ -99,6 +99,12 @@ static int wait(sem_t *s, clockid_t clk, const struct timespec *at, int try)
 				__green_cur->canceling = 1;
 				r = __green_wait(&g->q, GW_SEM, g, deadline);
 				__green_cur->canceling = 0;
+				/* the deadline passed while a handler ran, say: no
+				 * timeout if the semaphore can be taken now (POSIX) */
+				if (r == ETIMEDOUT && g->value > 0) {
+					g->value--;
+					r = 0;
+				}
 			}
 		}
 		GREEN_LEAVE();

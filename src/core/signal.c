@@ -9,13 +9,15 @@
  *
  *   disp[]        the program's dispositions, as sigaction() set them
  *   t->sigmask    each thread's mask (pthread_sigmask)
- *   t->sigpend    signals directed at a thread (pthread_kill, raise)
- *   proc_pend     process-directed signals every thread masks
+ *   t->sigpend    signals directed at a thread (pthread_kill, raise),
+ *                 with their instances in t->sigq (sigqueue.c)
+ *   proc_pend     process-directed signals every thread masks (proc_q)
  *
  * and keeps the kernel's mask empty.  For every signal the program
  * catches, or that some thread blocks or waits for, the kernel runs one
  * library handler, the catcher.  The catcher chooses the thread as POSIX
- * says — a thread waiting in sigwait for it, else one waiting in
+ * says — the main thread if it does not block it (as Linux), else a
+ * thread waiting in sigwait for it, else one waiting in
  * sigsuspend or pause that does not mask it, else the running thread if
  * it does not mask it, else any thread that does not, else pending for
  * the process — and then:
@@ -66,11 +68,12 @@
 #define DEFAULT_STOP (BIT(SIGTSTP) | BIT(SIGTTIN) | BIT(SIGTTOU))
 
 hidden uint64_t __green_proc_pend;
+static struct green_sigl proc_q;        /* its instances (sigqueue.c) */
 static struct sigaction disp[NSIG_V];   /* the program's view */
 static uint64_t caught;                 /* the kernel runs the catcher for these */
-static siginfo_t pinfo[NSIG_V];         /* info of pending signals */
 static uint64_t arrived;                /* caught inside a no-preempt section */
 static siginfo_t ainfo[NSIG_V];
+hidden uint64_t __green_sig_held;       /* of those, blocked in the kernel meanwhile */
 static int virtual;                     /* state is virtual (threads exist) */
 
 hidden void __green_itimer_virtualise(void);
@@ -142,7 +145,9 @@ static void run_handler(struct green_thread *t, int s, siginfo_t *si, void *uc)
 {
 	struct sigaction d = disp[s];
 	uint64_t old = t->sigmask;
-	int np = __green_np;
+	int np = __green_np, wake = t->wake;
+	unsigned char canceling = t->canceling;
+	void *aux = t->wait_aux;
 	ucontext_t fake;
 
 	if (d.sa_handler == SIG_IGN) return;
@@ -166,6 +171,11 @@ static void run_handler(struct green_thread *t, int s, siginfo_t *si, void *uc)
 	else d.sa_handler(s);
 	__green_np = np;
 	t->sigmask = old;
+	/* the handler may have waited itself (a sleep, a lock): the wait it
+	 * interrupted must see its own outcome, not the handler's */
+	t->wake = wake;
+	t->canceling = canceling;
+	t->wait_aux = aux;
 	t->intr_restart = !!(d.sa_flags & SA_RESTART);
 }
 
@@ -178,26 +188,43 @@ static void synth_info(siginfo_t *si, int s, int code)
 	si->si_uid = getuid();
 }
 
-/* Deliver to the running thread everything pending for it that it does
- * not mask (after a switch, an unmask, a raise). */
+/* Inside GREEN_ENTER: take the lowest pending signal of set b for the
+ * running thread — its own instances before the process's — or 0. */
+static int take(uint64_t b, siginfo_t *si)
+{
+	struct green_thread *self = __green_cur;
+	uint64_t p = (self->sigpend | __green_proc_pend) & b;
+	int s;
+
+	if (!p) return 0;
+	s = lowest(p);
+	if (self->sigpend & BIT(s)) __green_sigq_take(&self->sigpend, &self->sigq, s, si);
+	else __green_sigq_take(&__green_proc_pend, &proc_q, s, si);
+	return s;
+}
+
+/*
+ * Deliver to the running thread everything pending for it that it does
+ * not mask (after a switch, an unmask, a raise).
+ *
+ * Each signal is taken off the pending set inside a no-preempt section,
+ * before its handler runs.  Choosing it and clearing its bit must not be
+ * split by a tick: a tick that preempted between the two would, when the
+ * thread is switched back in, deliver the same signal from the landing
+ * hook (switch.c calls green_sig_check), and then this loop would deliver
+ * it a second time with its stale choice.
+ */
 hidden void __green_sig_deliver(void)
 {
 	struct green_thread *self = __green_cur;
-	uint64_t b;
 	siginfo_t si;
 	int s;
 
-	while ((b = (self->sigpend | __green_proc_pend) & ~self->sigmask)) {
-		s = lowest(b);
-		if (self->sigpend & BIT(s)) {
-			self->sigpend &= ~BIT(s);
-			synth_info(&si, s, SI_TKILL);
-			if (__green_proc_pend & BIT(s) || pinfo[s].si_signo == s) si = pinfo[s];
-		} else {
-			__green_proc_pend &= ~BIT(s);
-			si = pinfo[s];
-		}
-		pinfo[s].si_signo = 0;
+	for (;;) {
+		GREEN_ENTER();
+		s = take(~self->sigmask, &si);
+		GREEN_LEAVE();
+		if (!s) return;
 		run_handler(self, s, &si, 0);
 	}
 }
@@ -223,49 +250,69 @@ static void hand_to_waiter(struct green_thread *t, int s, const siginfo_t *si)
 static void interrupt(struct green_thread *t)
 {
 	if (t->state != GS_BLOCKED) return;
+	t->intr_at = __green_now();     /* what nanosleep reports left */
 	__green_wake(t, EINTR);
 	__gq_remove(t);
 	runq_push_front(t);
 }
 
-/* A process-directed signal: choose its thread.  Inside GREEN_ENTER. */
+/* Inside GREEN_ENTER: s is pending for t now; end its wait if it can
+ * take it. */
+static void pend_on(struct green_thread *t, const siginfo_t *si)
+{
+	__green_sigq_put(&t->sigpend, &t->sigq, si);
+	if (!(t->sigmask & BIT(si->si_signo))) interrupt(t);
+}
+
+/* A process-directed signal: choose its thread.  Inside GREEN_ENTER.
+ * Linux gives it to the main thread when that does not block it, and
+ * only otherwise looks for another thread. */
 static void dispatch(int s, siginfo_t *si, void *uc)
 {
-	struct green_thread *t, *self = __green_cur;
+	struct green_thread *t, *self = __green_cur, *m = &__green_main;
 	uint64_t b = BIT(s);
 
 	if (disp[s].sa_handler == SIG_IGN) return;
-	if ((t = sigwaiter(b))) {
+	if (m->state != GS_EXITED && m->magic == GREEN_MAGIC &&
+	    (!(m->sigmask & b) || (m->state == GS_BLOCKED && m->wait == GW_SIGNAL && (m->sigwait_set & b)))) {
+		t = m;
+	} else if (!(t = sigwaiter(b))) {
+		/* a thread in sigsuspend or pause is waiting for exactly this */
+		for (t = __green_all; t; t = t->all_next)
+			if (t->state == GS_BLOCKED && t->wait == GW_SIGNAL && !t->sigwait_set &&
+			    !(t->sigmask & b))
+				break;
+		if (!t && !(self->sigmask & b) && self->state == GS_RUNNING) t = self;
+		for (t = t ? t : __green_all; t; t = t->all_next)
+			if (t->state != GS_EXITED && !(t->sigmask & b)) break;
+	}
+	if (t && t->state == GS_BLOCKED && t->wait == GW_SIGNAL && (t->sigwait_set & b)) {
 		hand_to_waiter(t, s, si);
 		return;
 	}
 	if (disp[s].sa_handler == SIG_DFL && (b & DEFAULT_IGNORE)) return;
-	/* a thread in sigsuspend or pause is waiting for exactly this */
-	for (t = __green_all; t; t = t->all_next) {
-		if (t->state == GS_BLOCKED && t->wait == GW_SIGNAL && !t->sigwait_set &&
-		    !(t->sigmask & b)) {
-			pinfo[s] = *si;
-			t->sigpend |= b;
-			interrupt(t);
-			return;
-		}
-	}
-	if (!(self->sigmask & b) && self->state == GS_RUNNING) {
-		run_handler(self, s, si, uc);
+	if (!t) {
+		__green_sigq_put(&__green_proc_pend, &proc_q, si);
 		return;
 	}
-	for (t = __green_all; t; t = t->all_next) {
-		if (t->state == GS_EXITED || (t->sigmask & b)) continue;
-		pinfo[s] = *si;
-		t->sigpend |= b;
-		interrupt(t);
+	if (t == self && self->state == GS_RUNNING) {
+		run_handler(self, s, si, uc);   /* at once, with the real context */
 		return;
 	}
-	pinfo[s] = *si;
-	__green_proc_pend |= b;
+	pend_on(t, si);
 }
 
-/* Signals caught while the library was in a critical section. */
+/*
+ * Signals caught while the library was in a critical section.
+ *
+ * The catcher that finds the no-preempt depth non-zero records the
+ * signal and its info in one slot per signal (arrived, ainfo) and leaves
+ * that signal blocked in the kernel when it returns (it edits the mask
+ * its ucontext restores; sched.c's idle keeps __green_sig_held blocked
+ * too).  So no second instance can come before the first is dispatched:
+ * the kernel keeps further instances of a real-time signal queued, in
+ * order, and delivers the next one when the dispatch below unblocks it.
+ */
 static void dispatch_arrived(void)
 {
 	uint64_t b;
@@ -278,6 +325,10 @@ static void dispatch_arrived(void)
 		arrived &= ~BIT(s);
 		si = ainfo[s];
 		dispatch(s, &si, 0);
+		if (__green_sig_held & BIT(s)) {
+			__green_sig_held &= ~BIT(s);
+			kernel_unblock(BIT(s));   /* the next queued instance, if any, arrives */
+		}
 	}
 	__green_np--;
 }
@@ -290,11 +341,12 @@ hidden void __green_sig_dispatch_arrived(void)
 	dispatch_arrived();
 }
 
-/* Entry for a signal generated by green itself (the virtual alarm). */
+/* Entry for a signal generated by green itself (the virtual alarm), and
+ * the catcher's. */
 hidden void __green_sig_generate(int s, siginfo_t *si, void *uc)
 {
 	if (__green_np) {
-		ainfo[s] = *si;
+		if (!(arrived & BIT(s))) ainfo[s] = *si;   /* else a standard one: merged */
 		arrived |= BIT(s);
 		__green_pending |= GREEN_PEND_SIG;
 		return;
@@ -310,6 +362,12 @@ static void catcher(int s, siginfo_t *si, void *uc)
 	if ((BIT(s) & SYNC_SIGS) && si->si_code > 0) {
 		/* caused by the running thread: its handler, now */
 		run_handler(__green_cur, s, si, uc);
+	} else if (__green_np) {
+		ucontext_t *u = uc;
+		struct green_kset k = green_kset(green_kbits(&u->uc_sigmask) | BIT(s));
+		memcpy(&u->uc_sigmask, &k, sizeof k);   /* held until dispatched */
+		__green_sig_held |= BIT(s);
+		__green_sig_generate(s, si, uc);
 	} else {
 		__green_sig_generate(s, si, uc);
 	}
@@ -333,6 +391,27 @@ hidden void __green_preempt_now(void)
 
 /* ---- start-up: from the kernel's state to the virtual one */
 
+/* Signals the kernel holds pending because the one thread blocked them
+ * become green's: a thread-directed one (raise, tkill) is the main
+ * thread's alone, any other the process's. */
+static void adopt_pending(uint64_t b)
+{
+	struct green_kset k = green_kset(b);
+	siginfo_t si;
+	long r;
+
+	for (;;) {
+#ifdef SYS_rt_sigtimedwait_time64
+		r = __syscall(SYS_rt_sigtimedwait_time64, &k, &si, ((long long[]){ 0, 0 }), _NSIG / 8);
+#else
+		r = __syscall(SYS_rt_sigtimedwait, &k, &si, &(struct timespec){ 0 }, _NSIG / 8);
+#endif
+		if (r <= 0 || r >= NSIG_V) return;
+		if (si.si_code == SI_TKILL) __green_sigq_put(&__green_main.sigpend, &__green_main.sigq, &si);
+		else __green_sigq_put(&__green_proc_pend, &proc_q, &si);
+	}
+}
+
 hidden void __green_sig_init(void)
 {
 	uint64_t kmask, handled = 0;
@@ -348,6 +427,7 @@ hidden void __green_sig_init(void)
 			handled |= BIT(s);
 	}
 	__green_main.sigmask = kmask & ~(UNBLOCKABLE | GREEN_LIBC_SIGS);
+	adopt_pending(kmask & ~(UNBLOCKABLE | GREEN_LIBC_SIGS));
 	virtual = 1;
 	/* our own SIGSEGV guard handler stays the kernel's; the program's
 	 * handler is what it chains to */
@@ -388,9 +468,11 @@ hidden int __green_intr_restart(void)
 hidden void __green_sig_after_fork(void)
 {
 	/* the child starts with no pending signals (POSIX) */
-	__green_cur->sigpend = 0;
-	__green_proc_pend = 0;
+	__green_sigq_drop(&__green_cur->sigpend, &__green_cur->sigq, ~0ULL);
+	__green_sigq_drop(&__green_proc_pend, &proc_q, ~0ULL);
 	arrived = 0;
+	if (__green_sig_held) kernel_unblock(__green_sig_held);
+	__green_sig_held = 0;
 }
 
 /* ---- the public calls, when threads exist */
@@ -405,8 +487,10 @@ hidden int __green_sigaction(int s, const struct sigaction *sa, struct sigaction
 		struct sigaction ign = { .sa_handler = SIG_IGN };
 		if (s != SIGALRM) __libc_sigaction(s, &ign, 0);
 		caught &= ~BIT(s);
-		__green_proc_pend &= ~BIT(s);   /* pending ignored signals are discarded */
-		for (struct green_thread *t = __green_all; t; t = t->all_next) t->sigpend &= ~BIT(s);
+		/* pending ignored signals are discarded */
+		__green_sigq_drop(&__green_proc_pend, &proc_q, BIT(s));
+		for (struct green_thread *t = __green_all; t; t = t->all_next)
+			__green_sigq_drop(&t->sigpend, &t->sigq, BIT(s));
 	} else if (s == SIGSEGV) {
 		/* the guard-page handler stays the kernel's and chains here */
 	} else if (sa->sa_handler != SIG_DFL || s == SIGALRM) {
@@ -454,26 +538,6 @@ hidden int __green_sigpending(sigset_t *set)
 {
 	__green_sigset(set, __green_cur->sigpend | __green_proc_pend);
 	return 0;
-}
-
-/* Take a pending signal of set b for the caller, or 0. */
-static int take(uint64_t b, siginfo_t *si)
-{
-	struct green_thread *self = __green_cur;
-	uint64_t p;
-	int s;
-	if ((p = self->sigpend & b)) {
-		s = lowest(p);
-		self->sigpend &= ~BIT(s);
-		synth_info(si, s, SI_TKILL);
-	} else if ((p = __green_proc_pend & b)) {
-		s = lowest(p);
-		__green_proc_pend &= ~BIT(s);
-		*si = pinfo[s];
-	} else {
-		return 0;
-	}
-	return s;
 }
 
 /* sigtimedwait: returns the signal number or a negative errno. */
@@ -546,6 +610,7 @@ int pthread_kill(pthread_t p, int s)
 {
 	struct green_thread *t = __green_lookup(p);
 	siginfo_t si;
+	int r = 0;
 
 	if ((unsigned)s >= NSIG_V || (s && (BIT(s) & GREEN_LIBC_SIGS))) return EINVAL;
 	if (!t || t->state == GS_EXITED) return ESRCH;
@@ -558,11 +623,17 @@ int pthread_kill(pthread_t p, int s)
 		/* discarded */
 	} else if (t->state == GS_BLOCKED && t->wait == GW_SIGNAL && (t->sigwait_set & BIT(s))) {
 		hand_to_waiter(t, s, &si);
-	} else {
-		t->sigpend |= BIT(s);
-		if (t != __green_cur && !(t->sigmask & BIT(s))) interrupt(t);
+	} else if (!(r = __green_sigq_put(&t->sigpend, &t->sigq, &si)) &&
+	           t != __green_cur && !(t->sigmask & BIT(s))) {
+		interrupt(t);
 	}
 	GREEN_LEAVE();
 	if (t == __green_cur) green_sig_check(t);   /* delivered before we return */
-	return 0;
+	return r;
+}
+
+/* A thread exits: what was pending for it is lost, as on Linux. */
+hidden void __green_sig_thread_exit(struct green_thread *t)
+{
+	__green_sigq_drop(&t->sigpend, &t->sigq, ~0ULL);
 }

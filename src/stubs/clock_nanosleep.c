@@ -68,7 +68,9 @@ int __clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, stru
 	if (r == ECANCELED) __green_cancel_point();
 	if (r == EINTR) {
 		if (rem && !(flags & TIMER_ABSTIME)) {
-			uint64_t now = __green_now(), left = deadline > now ? deadline - now : 0;
+			/* as Linux: the time left when the signal came, not after
+			 * its handler ran */
+			uint64_t at = __green_cur->intr_at, left = deadline > at ? deadline - at : 0;
 			rem->tv_sec = left / 1000000000u;
 			rem->tv_nsec = left % 1000000000u;
 		}
