@@ -414,10 +414,13 @@ static int robust_init(void)
 	return 1;
 }
 
+static sem_t rlocked;
+
 static void *lock_and_exit(void *arg)
 {
 	ck_assert_int_eq(pthread_mutex_lock(&rm), 0);
-	if (arg) usleep(20000);               /* let a waiter queue up */
+	if (arg) sem_post(&rlocked);
+	if (arg) usleep(20000);               /* a waiter may queue up (owner-dead either way) */
 	return 0;                             /* exits holding it */
 }
 
@@ -447,8 +450,9 @@ START_TEST(robust_owner_dead)
 	ck_assert_int_eq(pthread_mutex_unlock(&rm), 0);
 
 	/* a waiter blocked when the owner dies gets it, owner-dead */
+	sem_init(&rlocked, 0, 0);
 	SPAWN(&t, lock_and_exit, (void *)1);
-	usleep(5000);
+	ck_assert_int_eq(sem_wait(&rlocked), 0);   /* t holds it */
 	SPAWN(&w, lock_result, 0);
 	JOIN(t, 0);
 	JOIN(w, &r);
