@@ -196,6 +196,7 @@ void *at_depth(size_t depth, void *(*fn)(void *), void *arg);
  * threaded mode without ever being runnable. */
 void park_start(void);
 void park_stop(void);
+b_thread park_handle(void);          /* the parked helper, while parked */
 
 /*
  * Time a metric: run(n) returns the elapsed ns for n iterations of

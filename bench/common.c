@@ -103,6 +103,11 @@ void park_start(void)
 	for (int i = 0; i < 10; i++) b_yield();
 }
 
+b_thread park_handle(void)
+{
+	return park_thread;
+}
+
 void park_stop(void)
 {
 	b_lock(&park_m);

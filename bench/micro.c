@@ -20,6 +20,10 @@
  *
  *   once                  pthread_once on a control already done
  *   self                  pthread_self
+ *   handle_check          pthread_getschedparam(helper): a call
+ *                         that takes a pthread_t, validated first (in
+ *                         green, the live-descriptor registry); compare
+ *                         with self.  Not measured for Pth.
  *   yield_notbusy         sched_yield, nothing else runnable
  *   yield_busy            sched_yield, the other thread runnable: 1 switch
  *   mutex_nocontention    lock + unlock, nobody else wants it
@@ -63,6 +67,24 @@ static double run_self(long n)
 		BARRIER();
 	}
 	return now_ns() - t0;
+}
+
+static double run_handle_check(long n)
+{
+#ifndef BENCH_PTH
+	struct sched_param sp;
+	pthread_t me = park_handle();
+	int pol;
+	double t0 = now_ns();
+	for (long i = 0; i < n; i++) {
+		bench_sink = (unsigned long)pthread_getschedparam(me, &pol, &sp);
+		BARRIER();
+	}
+	return now_ns() - t0;
+#else
+	(void)n;
+	return 0;
+#endif
 }
 
 static double run_yield_notbusy(long n)
@@ -284,6 +306,7 @@ static const struct {
 } metrics[] = {
 	{ "once", run_once, 1, 1 },
 	{ "self", run_self, 1, 1 },
+	{ "handle_check", run_handle_check, 1, 1 },
 	{ "yield_notbusy", run_yield_notbusy, 1, 1 },
 	{ "mutex_nocontention", run_mutex_nocontention, 1, 1 },
 	{ "cond_signal_nowaiter", run_signal_nowaiter, 1, 1 },

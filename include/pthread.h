@@ -29,6 +29,26 @@ int pthread_attr_getstackmode_np(const pthread_attr_t *, int *);
 
 #endif
 
+/* glibc's rwlock kinds (same values); green's rwlock honours them
+ * (docs/sync.md) */
+#ifndef GREEN_PTHREAD_RWLOCK_KIND_H
+#define GREEN_PTHREAD_RWLOCK_KIND_H
+enum {
+	PTHREAD_RWLOCK_PREFER_READER_NP,
+	PTHREAD_RWLOCK_PREFER_WRITER_NP,
+	PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP,
+	PTHREAD_RWLOCK_DEFAULT_NP = PTHREAD_RWLOCK_PREFER_READER_NP
+};
+#ifdef __cplusplus
+extern "C" {
+#endif
+int pthread_rwlockattr_setkind_np(pthread_rwlockattr_t *, int);
+int pthread_rwlockattr_getkind_np(const pthread_rwlockattr_t *__restrict, int *__restrict);
+#ifdef __cplusplus
+}
+#endif
+#endif
+
 /* POSIX 2024 waits on a chosen clock (CLOCK_REALTIME or CLOCK_MONOTONIC),
  * which musl 1.2.3's header lacks; provided in both threads modes. */
 #ifndef GREEN_PTHREAD_CLOCK_H

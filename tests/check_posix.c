@@ -414,10 +414,13 @@ static int robust_init(void)
 	return 1;
 }
 
+static sem_t rlocked;
+
 static void *lock_and_exit(void *arg)
 {
 	ck_assert_int_eq(pthread_mutex_lock(&rm), 0);
-	if (arg) usleep(20000);               /* let a waiter queue up */
+	if (arg) sem_post(&rlocked);
+	if (arg) usleep(20000);               /* a waiter may queue up (owner-dead either way) */
 	return 0;                             /* exits holding it */
 }
 
@@ -447,8 +450,9 @@ START_TEST(robust_owner_dead)
 	ck_assert_int_eq(pthread_mutex_unlock(&rm), 0);
 
 	/* a waiter blocked when the owner dies gets it, owner-dead */
+	sem_init(&rlocked, 0, 0);
 	SPAWN(&t, lock_and_exit, (void *)1);
-	usleep(5000);
+	ck_assert_int_eq(sem_wait(&rlocked), 0);   /* t holds it */
 	SPAWN(&w, lock_result, 0);
 	JOIN(t, 0);
 	JOIN(w, &r);
@@ -637,6 +641,40 @@ START_TEST(async_cancel_runnable)
 }
 END_TEST
 
+/* Asynchronous cancellation of a thread blocked in a wait: it acts at
+ * once, in a mutex lock as in a self-deadlock on a mutex it holds. */
+static pthread_mutex_t am;
+static sem_t aready;
+
+static void *async_blocked(void *arg)
+{
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, 0);
+	if (arg) pthread_mutex_lock(&am);           /* self-deadlock below */
+	sem_post(&aready);
+	pthread_mutex_lock(&am);                    /* never returns */
+	return 0;
+}
+
+START_TEST(async_cancel_blocked)
+{
+	pthread_t t;
+	void *r;
+
+	for (intptr_t self = 0; self < 2; self++) {
+		pthread_mutex_init(&am, 0);
+		sem_init(&aready, 0, 0);
+		if (!self) pthread_mutex_lock(&am);
+		SPAWN(&t, async_blocked, (void *)self);
+		ck_assert_int_eq(sem_wait(&aready), 0);
+		ck_assert_int_eq(pthread_cancel(t), 0);
+		JOIN(t, &r);
+		ck_assert_ptr_eq(r, PTHREAD_CANCELED);
+		if (!self) pthread_mutex_unlock(&am);
+		sem_destroy(&aready);
+	}
+}
+END_TEST
+
 /*
  * Green mode acts on an asynchronous cancel when the target is switched
  * in again: switch.c (after a switch) and thread.c's start() call
@@ -665,6 +703,7 @@ Suite *suite_posix(void)
 		tcase_add_test(tc, setschedprio_preempts);
 		tcase_add_test(tc, wake_priority_order);
 		tcase_add_test(tc, priority_inheritance);
+		tcase_add_test(tc, async_cancel_blocked);   /* musl disables cancellation in a mutex wait */
 	}
 	if (!GREEN_MODE || GREEN_ASYNC_CANCEL_WIRED) {
 		tcase_add_cp_cancel_test(tc, async_cancel_runnable);

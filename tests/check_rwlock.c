@@ -453,6 +453,151 @@ START_TEST(mixed_invariant)
 }
 END_TEST
 
+/* ---- kinds (glibc's pthread_rwlockattr_setkind_np) */
+
+START_TEST(rwlockattr_kind)
+{
+	pthread_rwlockattr_t a;
+	static const int kinds[] = {
+		PTHREAD_RWLOCK_PREFER_READER_NP, PTHREAD_RWLOCK_PREFER_WRITER_NP,
+		PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP,
+	};
+	int k;
+
+	ck_assert_int_eq(PTHREAD_RWLOCK_PREFER_READER_NP, 0);
+	ck_assert_int_eq(PTHREAD_RWLOCK_PREFER_WRITER_NP, 1);
+	ck_assert_int_eq(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP, 2);
+	ck_assert_int_eq(PTHREAD_RWLOCK_DEFAULT_NP, PTHREAD_RWLOCK_PREFER_READER_NP);
+	ck_assert_int_eq(pthread_rwlockattr_init(&a), 0);
+	ck_assert_int_eq(pthread_rwlockattr_getkind_np(&a, &k), 0);
+	ck_assert_int_eq(k, PTHREAD_RWLOCK_DEFAULT_NP);
+	for (unsigned i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+		ck_assert_int_eq(pthread_rwlockattr_setkind_np(&a, kinds[i]), 0);
+		ck_assert_int_eq(pthread_rwlockattr_getkind_np(&a, &k), 0);
+		ck_assert_int_eq(k, kinds[i]);
+		ck_assert_int_eq(pthread_rwlock_init(&rw, &a), 0);
+		ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
+		ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
+		ck_assert_int_eq(pthread_rwlock_destroy(&rw), 0);
+	}
+	ck_assert_int_eq(pthread_rwlockattr_setkind_np(&a, 3), EINVAL);
+	ck_assert_int_eq(pthread_rwlockattr_setkind_np(&a, -1), EINVAL);
+	ck_assert_int_eq(pthread_rwlockattr_getkind_np(&a, &k), 0);
+	ck_assert_int_eq(k, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlockattr_destroy(&a);
+}
+END_TEST
+
+static void rw_init_kind(int kind)
+{
+	pthread_rwlockattr_t a;
+	ck_assert_int_eq(pthread_rwlockattr_init(&a), 0);
+	ck_assert_int_eq(pthread_rwlockattr_setkind_np(&a, kind), 0);
+	ck_assert_int_eq(pthread_rwlock_init(&rw, &a), 0);
+	pthread_rwlockattr_destroy(&a);
+}
+
+/* Green: with writer preference, a writer leaving hands the lock to the
+ * next waiting writer before the waiting readers; with reader
+ * preference, a reader gets in beside readers although a writer waits. */
+START_TEST(rwlock_kinds_honoured)
+{
+	pthread_t w, r;
+	void *res;
+
+	for (int kind = PTHREAD_RWLOCK_PREFER_WRITER_NP;
+	     kind <= PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP; kind++) {
+		rw_init_kind(kind);
+		norder = 0;
+		ck_assert_int_eq(pthread_rwlock_wrlock(&rw), 0);
+		SPAWN(&r, ordered_read, 0);
+		sched_yield();                  /* r runs and blocks */
+		SPAWN(&w, ordered_write, 0);
+		sched_yield();                  /* w runs and blocks */
+		ck_assert_int_eq(norder, 0);
+		ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
+		JOIN(w, 0);
+		JOIN(r, 0);
+		ck_assert_int_eq(norder, 2);
+		ck_assert_int_eq(order[0], 'W');
+		ck_assert_int_eq(order[1], 'R');
+		ck_assert_int_eq(pthread_rwlock_destroy(&rw), 0);
+	}
+
+	rw_init_kind(PTHREAD_RWLOCK_PREFER_READER_NP);
+	norder = 0;
+	ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
+	SPAWN(&w, ordered_write, 0);
+	sched_yield();                          /* w runs and blocks */
+	SPAWN(&r, try_read, 0);
+	JOIN(r, &res);
+	ck_assert_int_eq((intptr_t)res, 0);     /* got in beside us */
+	ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
+	JOIN(w, 0);
+	ck_assert_int_eq(norder, 1);
+	ck_assert_int_eq(pthread_rwlock_destroy(&rw), 0);
+}
+END_TEST
+
+/* ---- priorities (POSIX, Thread Execution Scheduling) */
+
+static void set_self(int policy, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	ck_assert_int_eq(pthread_setschedparam(pthread_self(), policy, &sp), 0);
+}
+
+static pthread_t spawn_fifo(void *(*fn)(void *), int prio)
+{
+	pthread_attr_t a;
+	struct sched_param sp = { .sched_priority = prio };
+	pthread_t t;
+	ck_assert_int_eq(pthread_attr_init(&a), 0);
+	ck_assert_int_eq(pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED), 0);
+	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, SCHED_FIFO), 0);
+	ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), 0);
+	ck_assert_int_eq(pthread_create(&t, &a, fn, 0), 0);
+	pthread_attr_destroy(&a);
+	return t;
+}
+
+static void *prio_try_read(void *arg)
+{
+	flag = pthread_rwlock_tryrdlock(&rw) == 0;
+	if (flag) pthread_rwlock_unlock(&rw);
+	return 0;
+}
+
+/* Green, SCHED_FIFO: while only readers hold the lock, a reader above
+ * every waiting writer acquires it; one at or below a waiting writer's
+ * priority does not. */
+START_TEST(rwlock_reader_above_writer)
+{
+	static const int reader_prio[2] = { 30, 10 };
+	pthread_t w, r;
+
+	for (int i = 0; i < 2; i++) {
+		pthread_rwlock_init(&rw, 0);
+		norder = 0;
+		set_self(SCHED_FIFO, 20);
+		ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
+		w = spawn_fifo(ordered_write, 10);
+		set_self(SCHED_FIFO, 5);        /* w runs and blocks */
+		set_self(SCHED_FIFO, 20);
+		flag = -1;
+		r = spawn_fifo(prio_try_read, reader_prio[i]);
+		JOIN(r, 0);
+		ck_assert_int_eq(flag, reader_prio[i] > 10);
+		ck_assert_int_eq(norder, 0);
+		ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
+		JOIN(w, 0);
+		ck_assert_int_eq(norder, 1);
+		set_self(SCHED_OTHER, 0);
+		ck_assert_int_eq(pthread_rwlock_destroy(&rw), 0);
+	}
+}
+END_TEST
+
 Suite *suite_rwlock(void)
 {
 	Suite *s = suite_create("rwlock");
@@ -464,6 +609,7 @@ Suite *suite_rwlock(void)
 	tcase_add_test(tc, read_refused_while_written);
 	tcase_add_test(tc, timed_out_writer_releases_readers);
 	tcase_add_test(tc, mixed_invariant);
+	tcase_add_test(tc, rwlockattr_kind);
 	if (GREEN_MODE) {
 		/* green's policy; musl's rwlock makes no such promise, and on
 		 * kernel threads the readers can hold it for the whole timeout */
@@ -473,6 +619,8 @@ Suite *suite_rwlock(void)
 		tcase_add_test(tc, wrlock_twice_edeadlk);
 		tcase_add_test(tc, unlock_not_held_eperm);
 		tcase_add_test(tc, green_refusals);
+		tcase_add_test(tc, rwlock_kinds_honoured);
+		tcase_add_test(tc, rwlock_reader_above_writer);
 	}
 	suite_add_tcase(s, tc);
 	return s;

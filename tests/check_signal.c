@@ -1329,8 +1329,9 @@ START_TEST(process_signal_to_main)
 	ck_assert(pthread_equal(handled_by, pthread_self()));
 	left = rem.tv_sec * 1000000000ull + rem.tv_nsec;
 	expect = 30000000000ull - (signal_came - sleep_start);
-	/* generous: the handler's 1 s must not be taken off */
-	ck_assert_msg(left + 500 * MS > expect && left <= 30000000000ull,
+	/* generous: the handler's 1 s must not be taken off; the kernel's
+	 * remaining time may exceed the request by its timer slack */
+	ck_assert_msg(left + 500 * MS > expect && left <= 30000000000ull + MS,
 	              "nanosleep left %llu ns, expected about %llu", (unsigned long long)left,
 	              (unsigned long long)expect);
 }
@@ -1341,6 +1342,7 @@ END_TEST
  * delivered it twice).  Time-sliced runs (GREEN_QUANTUM_MS=1) hit it. */
 #define RAISES 200000
 static int raised_count[2];
+static int raises;             /* per thread and round */
 
 static void count_raise(int s)
 {
@@ -1350,7 +1352,7 @@ static void count_raise(int s)
 static void *raiser(void *arg)
 {
 	int s = (intptr_t)arg;
-	for (int i = 0; i < RAISES; i++) raise(s);
+	for (int i = 0; i < raises; i++) raise(s);
 	return 0;
 }
 
@@ -1362,14 +1364,17 @@ START_TEST(raise_delivers_once)
 	sigemptyset(&sa.sa_mask);
 	ck_assert_int_eq(sigaction(SIGUSR1, &sa, 0), 0);
 	ck_assert_int_eq(sigaction(SIGUSR2, &sa, 0), 0);
-	for (int round = 0; round < 4; round++) {   /* it struck about 4 runs in 10 */
+	/* the race is green's: kernel threads and valgrind run a short version */
+	int rounds = GREEN_MODE && !getenv("GREEN_VALGRIND") ? 4 : 1;
+	raises = rounds == 4 ? RAISES : RAISES / 20;
+	for (int round = 0; round < rounds; round++) {   /* it struck about 4 runs in 10 */
 		raised_count[0] = raised_count[1] = 0;
 		SPAWN(&a, raiser, (void *)(intptr_t)SIGUSR1);
 		SPAWN(&b, raiser, (void *)(intptr_t)SIGUSR2);
 		JOIN(a, 0);
 		JOIN(b, 0);
-		ck_assert_int_eq(raised_count[0], RAISES);
-		ck_assert_int_eq(raised_count[1], RAISES);
+		ck_assert_int_eq(raised_count[0], raises);
+		ck_assert_int_eq(raised_count[1], raises);
 	}
 }
 END_TEST

@@ -8,6 +8,7 @@
  */
 #include "testutil.h"
 #include <errno.h>
+#include <signal.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -487,6 +488,65 @@ START_TEST(yield_alternates)
 }
 END_TEST
 
+static void *ret_arg(void *arg)
+{
+	return arg;
+}
+
+/* Every call that takes a pthread_t answers ESRCH for a value that is
+ * not a live thread. */
+static void expect_esrch(pthread_t t)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	pthread_attr_t a;
+	clockid_t clk;
+	char name[16];
+	int pol;
+
+	ck_assert_int_eq(pthread_join(t, 0), ESRCH);
+	ck_assert_int_eq(pthread_tryjoin_np(t, 0), ESRCH);
+	ck_assert_int_eq(pthread_detach(t), ESRCH);
+	ck_assert_int_eq(pthread_cancel(t), ESRCH);
+	ck_assert_int_eq(pthread_kill(t, 0), ESRCH);
+	ck_assert_int_eq(pthread_getschedparam(t, &pol, &sp), ESRCH);
+	ck_assert_int_eq(pthread_setschedparam(t, SCHED_OTHER, &sp), ESRCH);
+	ck_assert_int_eq(pthread_setschedprio(t, 0), ESRCH);
+	ck_assert_int_eq(pthread_getname_np(t, name, sizeof name), ESRCH);
+	ck_assert_int_eq(pthread_setname_np(t, "x"), ESRCH);
+	ck_assert_int_eq(pthread_getattr_np(t, &a), ESRCH);
+	ck_assert_int_eq(pthread_getcpuclockid(t, &clk), ESRCH);
+}
+
+/* Green: a joined thread, in either stack mode, and values that never
+ * were threads are refused with ESRCH; nothing is dereferenced.  (In
+ * 1:1 mode, stock musl's behaviour here is undefined: it may crash.) */
+START_TEST(dead_handles_esrch)
+{
+	pthread_attr_t a;
+	pthread_t t;
+	int local, mode;
+
+	for (mode = PTHREAD_STACK_SEPARATE_NP; mode <= PTHREAD_STACK_COPIED_NP; mode++) {
+		ck_assert_int_eq(pthread_attr_init(&a), 0);
+		ck_assert_int_eq(pthread_attr_setstackmode_np(&a, mode), 0);
+		ck_assert_int_eq(pthread_create(&t, &a, ret_arg, 0), 0);
+		pthread_attr_destroy(&a);
+		JOIN(t, 0);
+		expect_esrch(t);
+	}
+	expect_esrch((pthread_t)0);
+	expect_esrch((pthread_t)0x12345678);
+	expect_esrch((pthread_t)(uintptr_t)-4096);
+	expect_esrch((pthread_t)(void *)&local);
+	expect_esrch((pthread_t)(void *)expect_esrch);
+	/* the live ones still answer */
+	ck_assert_int_eq(pthread_kill(pthread_self(), 0), 0);
+	ck_assert_int_eq(pthread_create(&t, 0, ret_arg, 0), 0);
+	ck_assert_int_eq(pthread_kill(t, 0), 0);
+	JOIN(t, 0);
+}
+END_TEST
+
 Suite *suite_thread(void)
 {
 	Suite *s = suite_create("thread");
@@ -511,6 +571,7 @@ Suite *suite_thread(void)
 		tcase_add_test(tc, join_each_other);
 		tcase_add_test(tc, create_null_start);
 		tcase_add_test(tc, sched_params);
+		tcase_add_test(tc, dead_handles_esrch);
 	}
 	if (cooperative()) tcase_add_test(tc, yield_alternates);
 	suite_add_tcase(s, tc);

@@ -19,8 +19,9 @@ hidden void __green_cancel_point(void)
 
 /*
  * Asynchronous cancellation of a thread that was off the CPU: the cancel
- * request finds it runnable (preempted by the tick, or yielding), and it
- * acts the moment the thread is switched in again — switch.c and the
+ * request finds it runnable (preempted by the tick, or yielding), or
+ * blocked in any wait, which it ends; it acts the moment the thread is
+ * switched in again — switch.c and the
  * start of a new thread call this.  A thread spinning in user code with
  * asynchronous cancellation enabled is thus cancelled at the tick that
  * lets the cancelling thread run.  Only a thread that enabled it is
@@ -41,7 +42,10 @@ int pthread_cancel(pthread_t p)
 	if (!t || t->state == GS_EXITED) return ESRCH;
 	GREEN_ENTER();
 	t->cancel_pending = 1;
-	if (!t->cancel_disable && t->state == GS_BLOCKED && t->canceling)
+	/* deferred: only a wait that is a cancellation point; asynchronous:
+	 * any wait (a mutex, a self-deadlock), acted on when it is
+	 * switched in (__green_cancel_async), as glibc does at once */
+	if (!t->cancel_disable && t->state == GS_BLOCKED && (t->canceling || t->cancel_async))
 		__green_wake(t, ECANCELED);
 	GREEN_LEAVE();
 	if (t == __green_cur && t->cancel_async) __green_cancel_point();

@@ -33,6 +33,7 @@ hidden void __green_fork_child(void)
 	}
 	self->all_next = self->all_prev = 0;
 	__green_all = self;
+	__green_registry_reset(self);
 	__green_live = 1;
 	__green_runq_reset();
 	__green_timers_reset();

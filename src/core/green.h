@@ -383,7 +383,10 @@ hidden void __green_tsd_run_dtors(struct green_thread *);
 hidden void __green_cancel_point(void);         /* acts on a pending cancel */
 hidden void __green_cancel_async(struct green_thread *); /* after a switch: asynchronous cancel */
 hidden void __green_mutex_owner_died(struct green_thread *); /* robust mutexes of an exiting thread */
-hidden struct green_thread *__green_lookup(pthread_t);
+hidden struct green_thread *__green_lookup(pthread_t);  /* registry.c */
+hidden int __green_registry_add(struct green_thread *);
+hidden void __green_registry_del(struct green_thread *);
+hidden void __green_registry_reset(struct green_thread *self);
 hidden const char *__green_wait_name(enum gwait);
 
 /* ---- diagnostics (report.c) */

@@ -10,10 +10,12 @@
 
 hidden void __green_all_remove(struct green_thread *);
 
+/* Inside GREEN_ENTER: an exited thread stops being a valid handle. */
 static void release(struct green_thread *t)
 {
+	__green_registry_del(t);
 	__green_all_remove(t);
-	__green_stack_free(t);
+	if (t != &__green_main) __green_stack_free(t);
 }
 
 static int join(pthread_t p, void **res, clockid_t clk, const struct timespec *at, int try)
@@ -55,8 +57,7 @@ static int join(pthread_t p, void **res, clockid_t clk, const struct timespec *a
 		}
 	}
 	if (res) *res = t->result;
-	if (t != &__green_main) release(t);
-	else __green_all_remove(t);
+	release(t);
 	GREEN_LEAVE();
 	return 0;
 }
@@ -92,8 +93,7 @@ static int __pthread_detach(pthread_t p)
 	if (t->detached) return EINVAL;
 	GREEN_ENTER();
 	if (t->state == GS_EXITED) {
-		if (t != &__green_main) release(t);
-		else __green_all_remove(t);
+		release(t);
 	} else {
 		t->detached = 1;
 	}

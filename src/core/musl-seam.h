@@ -32,6 +32,7 @@
  *   green_attr_set_stackmode(a, m), green_attr_stackmode(a)
  *   green_mutexattr_bits(a)    GM_* bits (sync.h) of a mutex attribute
  *   green_condattr_read(a, &clock), green_rwlockattr_shared(a),
+ *   green_rwlockattr_kind(a)
  *   green_barrierattr_shared(a)
  *   green_cleanup_run(t)       pop the newest cleanup handler and run it
  *   green_initial_stack_addr() an address inside the initial stack
@@ -161,6 +162,8 @@ static inline int green_condattr_read(const pthread_condattr_t *a, int *clock)
 }
 
 static inline int green_rwlockattr_shared(const pthread_rwlockattr_t *a) { return a->__attr[0]; }
+/* the kind (rwlockattr_kind.c): PTHREAD_RWLOCK_*_NP + 1, 0 when never set */
+static inline int green_rwlockattr_kind(const pthread_rwlockattr_t *a) { return a->__attr[1]; }
 static inline int green_barrierattr_shared(const pthread_barrierattr_t *a) { return a->__attr; }
 
 #endif

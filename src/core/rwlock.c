@@ -1,24 +1,42 @@
 /*
  * rwlock.c — read-write locks.
  *
- * Policy (docs/sync.md): no starvation either way.  A new reader waits
- * while a writer holds the lock or waits for it — unless the reader
- * already holds a read lock, so recursive read locks cannot deadlock
- * behind a waiting writer.  When the last reader leaves, the first
- * waiting writer gets the lock; when a writer leaves, every waiting
- * reader gets it at once if any wait, otherwise the next writer.
+ * Policy (docs/sync.md).  The default: no starvation either way.  A new
+ * reader waits while a writer holds the lock or waits for it — unless
+ * the reader already holds a read lock, so recursive read locks cannot
+ * deadlock behind a waiting writer.  When the last reader leaves, the
+ * first waiting writer gets the lock; when a writer leaves, every
+ * waiting reader gets it at once if any wait, otherwise the next writer.
+ * The kinds of pthread_rwlockattr_setkind_np change that: PREFER_READER
+ * lets a reader in whenever no writer holds the lock; PREFER_WRITER
+ * gives a leaving writer's lock to the next writer first;
+ * PREFER_WRITER_NONRECURSIVE also queues a recursive reader behind a
+ * waiting writer (which can deadlock it, as in glibc).
+ *
+ * Priorities (POSIX, Thread Execution Scheduling): a waiting writer
+ * holds back only readers of its level or below, so a reader above every
+ * waiting writer gets in beside the readers; when the lock comes free,
+ * the highest waiter goes first, the kind deciding between a reader and
+ * a writer of the same level.  With equal levels (the default) this is
+ * exactly the policy above.  Within each queue the higher-priority
+ * waiters come first (queue.c).
+ *
  * Locks are handed over: a woken thread already holds what it waited for.
- * Within each queue the higher-priority waiters come first (queue.c).
  */
 #include <errno.h>
-#include "green.h"
+#include "runq.h"
 
 struct grw {
 	int readers;                  /* read locks held */
-	int shared;
+	int kind;                     /* PTHREAD_RWLOCK_*_NP + 1, 0 = default */
 	struct green_thread *writer;
 	struct gq rq, wq;             /* waiting readers, writers */
 };
+
+#define K_DEFAULT 0
+#define K_READER (PTHREAD_RWLOCK_PREFER_READER_NP + 1)
+#define K_WRITER (PTHREAD_RWLOCK_PREFER_WRITER_NP + 1)
+#define K_WRITER_NONREC (PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP + 1)
 _Static_assert(sizeof(struct grw) <= sizeof(pthread_rwlock_t), "grw fits");
 
 static struct grw *G(pthread_rwlock_t *l) { return (struct grw *)l; }
@@ -27,6 +45,7 @@ int pthread_rwlock_init(pthread_rwlock_t *restrict l, const pthread_rwlockattr_t
 {
 	*l = (pthread_rwlock_t){ 0 };
 	if (a && green_rwlockattr_shared(a)) return ENOTSUP;   /* process-shared: docs/sync.md */
+	if (a) G(l)->kind = green_rwlockattr_kind(a);
 	return 0;
 }
 
@@ -36,15 +55,31 @@ int pthread_rwlock_destroy(pthread_rwlock_t *l)
 	return g->readers || g->writer || !gq_empty(&g->rq) || !gq_empty(&g->wq) ? EBUSY : 0;
 }
 
-/* inside GREEN_ENTER */
-static void grant_readers(struct grw *g)
+/* May reader t take the lock beside the readers holding it (no writer
+ * holds it)?  writer_first: at equal levels, a waiting writer wins. */
+static int reader_may(struct grw *g, struct green_thread *t, int writer_first)
+{
+	struct green_thread *w = g->wq.head;
+	int lr, lw;
+	if (!w || g->kind == K_READER) return 1;
+	lr = green_level(t);
+	lw = green_level(w);
+	return lr > lw || (lr == lw && !writer_first);
+}
+
+/* inside GREEN_ENTER: wake the waiting readers allowed in */
+static int grant_readers(struct grw *g, int writer_first)
 {
 	struct green_thread *t;
-	while ((t = __gq_pop(&g->rq))) {
+	int n = 0;
+	while ((t = g->rq.head) && reader_may(g, t, writer_first)) {
+		__gq_remove(t);
 		g->readers++;
 		t->rdlocks++;
 		__green_wake(t, 0);
+		n++;
 	}
+	return n;
 }
 
 static void grant_writer(struct grw *g)
@@ -54,10 +89,21 @@ static void grant_writer(struct grw *g)
 	if (t) __green_wake(t, 0);
 }
 
+/* inside GREEN_ENTER: the lock came free; by_writer: a writer left it */
+static void grant(struct grw *g, int by_writer)
+{
+	int writer_first = g->kind == K_WRITER || g->kind == K_WRITER_NONREC ||
+	                   (g->kind == K_DEFAULT && !by_writer);
+	if (!grant_readers(g, writer_first)) grant_writer(g);
+}
+
+
 /* Can the caller take the lock at once? */
 static int rd_free(struct grw *g)
 {
-	return !g->writer && (gq_empty(&g->wq) || __green_cur->rdlocks);
+	struct green_thread *self = __green_cur;
+	return !g->writer && ((self->rdlocks && g->kind != K_WRITER_NONREC) ||
+	                      reader_may(g, self, g->kind != K_READER));
 }
 
 static int wr_free(struct grw *g)
@@ -118,7 +164,7 @@ static int wrlock(struct grw *g, clockid_t clk, const struct timespec *at, int t
 			if (r == EINTR || (r == ETIMEDOUT && wr_free(g))) r = 0;
 		}
 		/* a writer that gave up may have been all that held readers back */
-		if (r && !g->writer && gq_empty(&g->wq)) grant_readers(g);
+		if (r && !g->writer) grant_readers(g, g->kind != K_READER);
 	}
 	GREEN_LEAVE();
 	return r;
@@ -159,11 +205,10 @@ int __pthread_rwlock_unlock(pthread_rwlock_t *l)
 	GREEN_ENTER();
 	if (g->writer == self) {
 		g->writer = 0;
-		if (!gq_empty(&g->rq)) grant_readers(g);
-		else grant_writer(g);
+		grant(g, 1);
 	} else if (g->readers && self->rdlocks) {
 		self->rdlocks--;
-		if (!--g->readers) grant_writer(g);
+		if (!--g->readers) grant(g, 0);
 	} else {
 		GREEN_LEAVE();
 		return EPERM;

@@ -109,6 +109,11 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 		GREEN_LEAVE();
 		return err;
 	}
+	if ((err = __green_registry_add(t))) {
+		__green_stack_free(t);
+		GREEN_LEAVE();
+		return err;
+	}
 	self = __green_cur;
 	t->magic = GREEN_MAGIC;
 	t->id = ++next_id;
@@ -161,6 +166,7 @@ _Noreturn void __pthread_exit(void *result)
 		exit(0);
 	}
 	if (self->joiner) __green_wake(self->joiner, 0);
+	if (self->detached) __green_registry_del(self);   /* no longer a target */
 	__green_exit_switch();
 }
 
@@ -173,11 +179,3 @@ pthread_t pthread_self(void)
 }
 weak_alias(pthread_self, thrd_current);
 
-/* A valid handle, or null. */
-hidden struct green_thread *__green_lookup(pthread_t p)
-{
-	struct green_thread *t = gt(p);
-	if (!t) return 0;
-	if (t == &__green_main) return t;
-	return t->magic == GREEN_MAGIC ? t : 0;
-}

@@ -120,6 +120,7 @@ hidden int green_attr_stackmode(const pthread_attr_t *);
 hidden unsigned green_mutexattr_bits(const pthread_mutexattr_t *);
 hidden int green_condattr_read(const pthread_condattr_t *, int *clock);
 hidden int green_rwlockattr_shared(const pthread_rwlockattr_t *);
+hidden int green_rwlockattr_kind(const pthread_rwlockattr_t *);
 hidden int green_barrierattr_shared(const pthread_barrierattr_t *);
 
 /* cleanup.c */

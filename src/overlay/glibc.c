@@ -187,6 +187,14 @@ hidden int green_rwlockattr_shared(const pthread_rwlockattr_t *a)
 	return shared == PTHREAD_PROCESS_SHARED;
 }
 
+/* glibc's default kind (PREFER_READER) stands for green's default policy */
+hidden int green_rwlockattr_kind(const pthread_rwlockattr_t *a)
+{
+	int k = PTHREAD_RWLOCK_PREFER_READER_NP;
+	pthread_rwlockattr_getkind_np(a, &k);
+	return k == PTHREAD_RWLOCK_PREFER_READER_NP ? 0 : k + 1;
+}
+
 hidden int green_barrierattr_shared(const pthread_barrierattr_t *a)
 {
 	int shared = 0;
