@@ -255,8 +255,9 @@ class Tables:
             step = "1 byte"
         else:
             step = "page (4 KiB)"
-        return "%s; 16 KiB request → %s B usable; 2 KiB → %s B" % (
-            step, g.get(16384, "?"), g.get(2048, "?"))
+        return "%s; 16 KiB request → %s B usable; 2 KiB → %s" % (
+            step, g.get(16384, "?"),
+            "%s B" % g[2048] if 2048 in g else "refused (below PTHREAD_STACK_MIN)")
 
     # ---- maximum threads
     def maxthreads(self, col):

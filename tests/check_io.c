@@ -381,7 +381,9 @@ static void *poller(void *arg)
 	int ok = 1, n;
 
 	if (!p->use_select) {
-		ok &= poll(fds, 2, 1000) == 1 && fds[1].revents == POLLIN && !fds[0].revents;
+		/* a long timeout: the data comes at once, but a loaded machine (valgrind)
+		 * may take a while to get there */
+		ok &= poll(fds, 2, 30000) == 1 && fds[1].revents == POLLIN && !fds[0].revents;
 		fds[1].events = 0;   /* only the idle one now: times out */
 		ok &= poll(fds, 2, 30) == 0;
 		ok &= poll(fds, 1, 0) == 0;

@@ -8,6 +8,7 @@
  * on a chosen clock; asynchronous cancellation.
  */
 #include "testutil.h"
+#include <limits.h>
 #include <errno.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -395,6 +396,59 @@ START_TEST(priority_inheritance)
 }
 END_TEST
 
+/* ---- thread attributes */
+
+/* PTHREAD_STACK_MIN is a multiple of the page size (glibc's 16384),
+ * sysconf agrees, and smaller stacks are refused. */
+START_TEST(stack_min)
+{
+	static char stack[2 * 16384] __attribute__((aligned(4096)));
+	long page = sysconf(_SC_PAGESIZE);
+	pthread_attr_t a;
+	pthread_t t;
+
+	ck_assert_int_ge(PTHREAD_STACK_MIN, 16384);
+	ck_assert_int_eq(PTHREAD_STACK_MIN % page, 0);
+	ck_assert_int_eq(sysconf(_SC_THREAD_STACK_MIN), PTHREAD_STACK_MIN);
+	ck_assert_int_eq(pthread_attr_init(&a), 0);
+	ck_assert_int_eq(pthread_attr_setstacksize(&a, PTHREAD_STACK_MIN - 1), EINVAL);
+	ck_assert_int_eq(pthread_attr_setstacksize(&a, 4096), EINVAL);
+	ck_assert_int_eq(pthread_attr_setstack(&a, stack, PTHREAD_STACK_MIN - 1), EINVAL);
+	ck_assert_int_eq(pthread_attr_setstacksize(&a, PTHREAD_STACK_MIN), 0);
+	ck_assert_int_eq(pthread_create(&t, &a, rec_prio, 0), 0);
+	JOIN(t, 0);
+	ck_assert_int_eq(pthread_attr_setstack(&a, stack, sizeof stack), 0);
+	ck_assert_int_eq(pthread_create(&t, &a, rec_prio, 0), 0);
+	JOIN(t, 0);
+	pthread_attr_destroy(&a);
+}
+END_TEST
+
+/* getstack on an attribute without a stack: 0 and a null address, as
+ * glibc; setschedpolicy refuses an unknown policy. */
+START_TEST(attr_getstack_schedpolicy)
+{
+	pthread_attr_t a;
+	void *addr = &a;
+	size_t size = 1;
+	int pol;
+
+	ck_assert_int_eq(pthread_attr_init(&a), 0);
+	ck_assert_int_eq(pthread_attr_getstack(&a, &addr, &size), 0);
+	ck_assert_ptr_null(addr);
+	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, 999), EINVAL);
+	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, -1), EINVAL);
+	ck_assert_int_eq(pthread_attr_getschedpolicy(&a, &pol), 0);
+	ck_assert_int_eq(pol, SCHED_OTHER);
+	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, SCHED_FIFO), 0);
+	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, SCHED_RR), 0);
+	ck_assert_int_eq(pthread_attr_getschedpolicy(&a, &pol), 0);
+	ck_assert_int_eq(pol, SCHED_RR);
+	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, SCHED_OTHER), 0);
+	pthread_attr_destroy(&a);
+}
+END_TEST
+
 /* ---- robust mutexes */
 
 static pthread_mutex_t rm;
@@ -695,6 +749,8 @@ Suite *suite_posix(void)
 	tcase_add_test(tc, robust_not_recoverable);
 	tcase_add_test(tc, robust_unlock_not_owner);
 	tcase_add_test(tc, clock_waits);
+	tcase_add_test(tc, stack_min);
+	tcase_add_test(tc, attr_getstack_schedpolicy);
 	if (GREEN_MODE) {
 		/* real-time policies need privileges in 1:1 mode; green
 		 * schedules them itself */

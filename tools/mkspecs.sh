@@ -6,7 +6,8 @@
 #
 # A GCC specs file in the manner of musl-gcc's: compile against our
 # overlay headers and musl's, link statically against LIBDIR's libc.a and
-# start-up objects, never against the host's glibc.
+# start-up objects, never against the host's glibc.  sysconf is wrapped
+# (src/stubs/sysconf.c: green's answers where they differ from musl's).
 set -eu
 # Green mode also links green-gdb.o: the entry that has gdb load the
 # extension, and a reference to the layout table it reads (gdb/include.am).
@@ -33,7 +34,7 @@ $3/crt1.o $3/crti.o crtbeginT.o%s$gdbobj
 crtend.o%s $3/crtn.o
 
 *link:
--nostdlib -static %{rdynamic:-export-dynamic}
+-nostdlib -static --wrap=sysconf %{rdynamic:-export-dynamic}
 
 *esp_link:
 

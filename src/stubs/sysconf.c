@@ -1,0 +1,22 @@
+/*
+ * sysconf — green's answers where they differ from musl's table, in both
+ * threads modes.  musl's sysconf is one member with a table compiled
+ * against musl's own <limits.h>, so green does not replace it: green-cc
+ * links with --wrap=sysconf (tools/mkspecs.sh) and every call, the libc's
+ * own included, comes here first.
+ *
+ *   _SC_THREAD_STACK_MIN   green's PTHREAD_STACK_MIN (<limits.h>: 16384)
+ */
+#include <unistd.h>
+#include <limits.h>
+
+long __real_sysconf(int);
+
+long __wrap_sysconf(int name)
+{
+	switch (name) {
+	case _SC_THREAD_STACK_MIN:
+		return PTHREAD_STACK_MIN;
+	}
+	return __real_sysconf(name);
+}
