@@ -10,6 +10,10 @@
 #                                   to it; "current" (or 0) goes back to the
 #                                   thread that is running
 #   green-thread apply all|N... CMD run CMD for each thread
+#   green-print [/FMT] EXPR         print, with the `__thread` variables in
+#                                   EXPR taken from the thread shown
+#   $green_tls("VAR" [, N])         `__thread` variable VAR of thread N (or
+#                                   of the thread shown), as an lvalue
 #
 # and sets SIGALRM (green's time-slice tick) to nostop noprint pass.
 #
@@ -25,17 +29,17 @@
 # show it, a frame unwinder (below) makes the running thread's frame 0
 # unwind into that saved frame, so frame 1 and everything older belong to
 # the parked thread, and a frame filter hides frame 0 from backtraces.
-# Nothing in the inferior is written, so this works on core files too,
-# and continuing is always safe.  Run-control commands (continue, step,
-# next, finish, return, ...) first go back to the running thread: they
-# can only act on it.
+# For a separate-stack thread nothing in the inferior is written, so this
+# works on core files too.  Run-control commands (continue, step, next,
+# finish, return, ...) first go back to the running thread: they can
+# only act on it.
 #
 # Copied stacks.  A thread with a copied stack keeps its frames in a save
 # area while parked; the addresses in them are those of the shared stack,
 # where the running thread's frames are now.  See copied_stack_image():
-# the view lays the saved copy over the shared stack in the (live)
-# inferior for as long as the thread is shown and puts the running
-# thread's bytes back afterwards.
+# the view writes the saved copy over the shared stack in the (live)
+# inferior for as long as the thread is shown and puts the bytes it
+# overwrote back afterwards, before anything runs.
 
 import re
 import time
@@ -223,19 +227,29 @@ def describe_wait(t):
         s = "sleep"
     elif kind == "GW_SIGNAL":
         s = "signal"
-        if lay.has("thread.sigwait_set"):
-            bits = lay.field(t.addr, "thread.sigwait_set")
+        bits = lay.field(t.addr, "thread.sigwait_set") if lay.has("thread.sigwait_set") else 0
+        if bits:
             names = [_signame(i + 1) for i in range(64) if bits >> i & 1]
-            s = "signal set {%s}" % ", ".join(names)
+            s = "sigwait for {%s}" % ", ".join(names)
+        elif lay.has("thread.sigwait_set"):
+            s = "signal (sigsuspend or pause)"
+    elif kind == "GW_CHILD" and not _on_io_queue(t):
+        # no pidfd: polled, and wait_obj is waitpid's pid argument
+        pid = o - (1 << 64) if o >> 63 else o
+        s = ("child process %d" % pid if pid > 0 else "any child process" if pid == -1
+             else "a child in its process group" if pid == 0
+             else "a child in process group %d" % -pid)
     elif kind in ("GW_FD", "GW_CHILD") and lay.has("fdkey.shift"):
         shift = lay.value("fdkey.shift")
         fd, ev = o >> shift, o & ((1 << shift) - 1)
         dirs = [d for d, n in (("read", "fdev.in"), ("write", "fdev.out"),
                                ("priority", "fdev.pri")) if lay.has(n) and ev & lay.value(n)]
-        s = "%s %d (%s)" % ("fd" if kind == "GW_FD" else "child fd", fd,
-                            ", ".join(dirs) or "events %#x" % ev)
+        if kind == "GW_FD":
+            s = "fd %d (%s)" % (fd, ", ".join(dirs) or "events %#x" % ev)
+        else:
+            s = "child process (pidfd %d)" % fd
     elif kind in ("GW_FD", "GW_CHILD"):
-        # the library does not say how wait_obj encodes the descriptor
+        # a library that does not say how wait_obj encodes the descriptor
         s = "%s wait (key %#x)" % ("descriptor" if kind == "GW_FD" else "child", o)
     elif kind == "GW_ADDR":
         s = "lock word %#x" % o
@@ -244,6 +258,14 @@ def describe_wait(t):
     if t.deadline is not None:
         s += ", " + describe_deadline(t.deadline)
     return s
+
+
+def _on_io_queue(t):
+    """Is t on the queue of threads waiting on the kernel (a keyed wait)?"""
+    lay = t.lay
+    if not (lay.has("thread.q") and lay.value("addr.io_q")):
+        return True
+    return lay.field(t.addr, "thread.q") == lay.value("addr.io_q")
 
 
 def state_text(t):
@@ -268,15 +290,16 @@ def describe_deadline(ns):
 # ---------------------------------------------------------------- copied stacks
 
 def copied_stack_image(t):
-    """HOOK for copied stacks: (address, bytes) to lay over the shared stack.
+    """(address, bytes) to lay over the shared stack to show copied thread t.
 
     A parked thread with a copied stack keeps its frames in a save area;
     they belong at `address` on the shared stack, where the running
     thread's frames are.  While the thread is shown the extension writes
     `bytes` there (live process only) and restores the original bytes
-    afterwards (Selection.release).  The library must export, in
-    src/core/debug.c, the descriptor fields that say where the copy is
-    (proposed: thread.copy_buf, thread.copy_len, thread.copy_at)."""
+    afterwards (Selection.release).  src/core/debug.c exports where the
+    copy is (thread.copy_buf, thread.copy_len) and where it belongs
+    (thread.copy_at); (None, None) for the thread that still owns the
+    region."""
     lay = t.lay
     need = ("thread.copy_buf", "thread.copy_len", "thread.copy_at")
     if not all(lay.has(n) for n in need):
@@ -456,6 +479,204 @@ class Viewing:
         return False
 
 
+# ---------------------------------------------------------------- thread-local variables
+#
+# gdb 13 cannot read a `__thread` variable of a static musl program at
+# all: it asks libthread_db, which musl does not have.  So the address is
+# computed here, for the thread shown: musl on x86_64 (TLS variant II)
+# puts a static program's TLS block right below the TCB that the thread
+# pointer addresses, and the block ends aligned (static_init_tls and
+# __copy_tls in musl's src/env/__init_tls.c):
+#
+#   off     = memsz + ((-memsz - p_vaddr) & (p_align - 1))
+#   address = tp - off + (the variable's offset in the segment)
+#
+# with memsz, p_vaddr and p_align from the executable's PT_TLS program
+# header and tp the thread's descriptor field (thread.tp; for a program
+# without a TLS segment every thread has the initial thread's).  A
+# static-pie program's load bias is a multiple of the segment's alignment,
+# so p_vaddr gives the same padding.
+
+_tls_segments = {}
+
+
+def _tls_segment(path):
+    """(p_vaddr, p_memsz, p_align) of PATH's PT_TLS header, or None."""
+    if path in _tls_segments:
+        return _tls_segments[path]
+    import struct
+    seg = None
+    with open(path, "rb") as f:
+        ident = f.read(16)
+        if ident[:4] != b"\x7fELF":
+            raise gdb.GdbError("green: %s is not an ELF file" % path)
+        end = "<" if ident[5] == 1 else ">"
+        if ident[4] == 2:       # ELFCLASS64
+            f.seek(0x20)
+            phoff, = struct.unpack(end + "Q", f.read(8))
+            f.seek(0x36)
+            phentsize, phnum = struct.unpack(end + "HH", f.read(4))
+            ph, fields = end + "IIQQQQQQ", lambda p: (p[3], p[6], p[7])
+        else:
+            f.seek(0x1c)
+            phoff, = struct.unpack(end + "I", f.read(4))
+            f.seek(0x2a)
+            phentsize, phnum = struct.unpack(end + "HH", f.read(4))
+            ph, fields = end + "IIIIIIII", lambda p: (p[2], p[5], p[7])
+        size = struct.calcsize(ph)
+        for i in range(phnum):
+            f.seek(phoff + i * phentsize)
+            p = struct.unpack(ph, f.read(size))
+            if p[0] == 7:       # PT_TLS
+                seg = fields(p)
+                break
+    _tls_segments[path] = seg
+    return seg
+
+
+_TLS_RE = re.compile(r"thread-local variable at offset (0x[0-9a-fA-F]+|\d+) "
+                     r"in the thread-local storage for `(.*)'")
+
+
+def tls_symbol(name):
+    """(symbol, offset in the TLS segment, file) of the `__thread` variable
+    NAME as seen from the selected frame, or None if NAME is not one."""
+    try:
+        sym = gdb.lookup_symbol(name)[0]
+    except gdb.error:       # no frame: the program is not running
+        sym = gdb.lookup_global_symbol(name) or gdb.lookup_static_symbol(name)
+    if sym is None or not sym.is_variable or sym.addr_class != gdb.SYMBOL_LOC_COMPUTED:
+        return None
+    try:
+        text = gdb.execute("info address " + name, to_string=True)
+    except gdb.error:
+        return None
+    m = _TLS_RE.search(text)
+    if not m:
+        return None
+    return sym, int(m.group(1), 0), m.group(2)
+
+
+def _variant_ii():
+    arch = gdb.selected_inferior().architecture().name()
+    return arch.startswith("i386")       # i386, i386:x86-64, i386:x64-32
+
+
+def _shown_thread():
+    """The thread whose variables are shown: the one shown, else the running one."""
+    if _sel is not None:
+        return _sel.thread
+    try:
+        return running_thread()
+    except gdb.GdbError:    # not a green program
+        return None
+
+
+def thread_pointer(t):
+    """The thread pointer of green thread t (None: the kernel thread's)."""
+    if t is not None and t.lay.has("thread.tp"):
+        tp = t.lay.field(t.addr, "thread.tp")
+        if tp:
+            return tp
+    if t is not None and not t.running():
+        raise gdb.GdbError("green: this library does not export the thread pointer "
+                           "of a parked thread (thread.tp)")
+    try:       # before threads start, or a program not linked by green-cc
+        return int(gdb.parse_and_eval("$fs_base"))
+    except gdb.error:
+        raise gdb.GdbError("green: the thread pointer is not readable here")
+
+
+def tls_value(name, t=None):
+    """The `__thread` variable NAME of green thread t (default: the one
+    shown), as an lvalue of its own type."""
+    found = tls_symbol(name)
+    if found is None:
+        raise gdb.GdbError("green: no thread-local variable \"%s\" in the current "
+                           "context" % name)
+    sym, off, path = found
+    if not _variant_ii():
+        raise gdb.GdbError("green: thread-local variables are computed for x86_64 "
+                           "only (musl's TLS variant II)")
+    seg = _tls_segment(path)
+    if seg is None:
+        raise gdb.GdbError("green: %s has no TLS segment" % path)
+    vaddr, memsz, align = seg
+    align = max(align, 1)
+    block = memsz + ((-memsz - vaddr) & (align - 1))
+    if t is None:
+        t = _shown_thread()
+    tp = thread_pointer(t)
+    addr = tp - block + off
+    return gdb.Value(addr).cast(sym.type.pointer()).dereference()
+
+
+class GreenTlsFunction(gdb.Function):
+    """$green_tls("VAR" [, N]): the `__thread` variable VAR of green thread N.
+
+Without N, of the thread shown (green-thread N), else of the running
+thread.  The value is an lvalue of VAR's type: $green_tls("v").field,
+&$green_tls("v") and assignment work.  See also green-print."""
+
+    def __init__(self):
+        super().__init__("green_tls")
+
+    def invoke(self, name, ident=None):
+        try:
+            name = name.string()
+        except gdb.error:
+            raise gdb.GdbError("usage: $green_tls(\"VARIABLE\" [, THREAD-ID])")
+        t = None
+        if ident is not None:
+            t = find_thread(str(int(ident)))
+            if t.state == "exited":
+                raise gdb.GdbError("green: thread %s has exited" % t.label())
+        return tls_value(name, t)
+
+
+_IDENT_RE = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\$\w+|(?:\.|->|::)\s*\w+|[A-Za-z_]\w*)""")
+
+
+def tls_rewrite(expr):
+    """EXPR with each `__thread` variable VAR in it replaced by
+    (*$_green_tls_VAR), a convenience variable pointing to the shown
+    thread's copy.  (Not by $green_tls("VAR"): gdb types a function call
+    as int where it does not evaluate, as in sizeof and ptype.)"""
+    def sub(m):
+        w = m.group(1)
+        if w[0] in "\"'$.-:" or tls_symbol(w) is None:
+            return w
+        gdb.set_convenience_variable("_green_tls_" + w, tls_value(w).address)
+        return "(*$_green_tls_%s)" % w
+    return _IDENT_RE.sub(sub, expr)
+
+
+class GreenPrint(gdb.Command):
+    """Print an expression for the green thread shown: green-print [/FMT] EXPR.
+
+As print, except that the `__thread` variables in EXPR are those of the
+thread shown (green-thread N), else of the running thread: gdb 13 cannot
+read thread-local variables of a static musl program itself.  Takes
+print's formats, and its options before "--": green-print/x tls_var,
+green-print &tls_var, green-print -pretty -- tls_struct."""
+
+    def __init__(self):
+        super().__init__("green-print", gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
+        self.cmd = "print"
+
+    def invoke(self, arg, from_tty):
+        opts, expr = "", arg.strip()
+        if expr.startswith("/"):                      # green-print/x EXPR
+            opts, _, expr = expr.partition(" ")
+        elif expr.startswith("-") and " -- " in expr:  # green-print -pretty -- EXPR
+            opts, _, expr = expr.partition(" -- ")
+            opts += " --"
+        try:
+            gdb.execute("%s %s %s" % (self.cmd, opts, tls_rewrite(expr)), from_tty)
+        except gdb.error as e:
+            raise gdb.GdbError(str(e))
+
+
 # ---------------------------------------------------------------- commands
 
 class InfoGreenThreads(gdb.Command):
@@ -625,6 +846,8 @@ def _setup():
     GreenThread()
     GreenThreadApply()
     GreenThreadRelease()
+    GreenPrint()
+    GreenTlsFunction()
     gdb.unwinder.register_unwinder(None, GreenUnwinder(), replace=True)
     gdb.frame_filters["green-threads"] = GreenFrameFilter()
     gdb.events.cont.connect(_on_resume)

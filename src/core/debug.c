@@ -6,7 +6,11 @@
  * so a field that moves or a wait kind that is added reaches gdb with the
  * next build.  Each entry is a name, a value and a size:
  *
- *   thread.F, gmutex.F   offset of field F in the struct, and its size
+ *   thread.F, gmutex.F   offset of field F in the struct, and its size;
+ *                        thread.tp is the thread pointer that addresses
+ *                        the thread's TCB (its `__thread` variables lie
+ *                        below it on x86_64), thread.sigwait_set the
+ *                        signals a sigwait waits for (bit s-1: signal s)
  *   thread.size          sizeof (struct green_thread)
  *   state.GS_*, wait.GW_*, stack.*, magic
  *                        enumerator values (the wait kinds are generated
@@ -18,9 +22,11 @@
  *   fdev.*, fdkey.shift  a descriptor wait's events, and how wait_obj
  *                        encodes them with the descriptor (io.h)
  *   addr.*               addresses of the thread list, the running
- *                        thread, the main thread's descriptor and
- *                        __progname; 0 when the program never links the
- *                        scheduler (no thread was ever created)
+ *                        thread, the main thread's descriptor,
+ *                        __progname and the queue of threads waiting on
+ *                        the kernel (a GW_CHILD wait there has a key, one
+ *                        elsewhere a process id); 0 when the program never
+ *                        links the scheduler (no thread was ever created)
  *
  * The table ends with a null name.  It is linked into every program
  * green-cc links, through the reference in lib/green/green-gdb.o, the
@@ -39,6 +45,7 @@
 #pragma weak __green_all
 #pragma weak __green_cur
 #pragma weak __green_main
+#pragma weak __green_io_q
 
 struct green_debug_entry {
 	const char *name;
@@ -64,10 +71,13 @@ hidden const struct green_debug_entry __green_debug[] __attribute__((used)) = {
 	THREAD(sp)
 	THREAD(magic)
 	THREAD(id)
+	THREAD(tcb)
+	THREAD(tp)
 	THREAD(state)
 	THREAD(wait)
 	THREAD(wait_obj)
 	THREAD(wait_aux)
+	THREAD(q)
 	THREAD(wake)
 	THREAD(heap_idx)
 	THREAD(deadline)
@@ -79,6 +89,7 @@ hidden const struct green_debug_entry __green_debug[] __attribute__((used)) = {
 	THREAD(all_next)
 	THREAD(name)
 	THREAD(cancel_pending)
+	THREAD(sigwait_set)
 	THREAD(stack_mode)
 	THREAD(user_stack)
 	THREAD(map_base)
@@ -121,5 +132,8 @@ hidden const struct green_debug_entry __green_debug[] __attribute__((used)) = {
 	VALUE("addr.main", &__green_main)
 	VALUE("addr.progname", &__progname)
 	VALUE("addr.region_owner", &__green_region_owner)
+#if __has_include("io.h")
+	VALUE("addr.io_q", &__green_io_q)
+#endif
 	{ 0, 0, 0 }
 };

@@ -19,12 +19,19 @@ struct io_set {
 	struct pollfd fds[];
 };
 
+/* A single-descriptor wait's key: the descriptor above the events
+ * (debug.c exports the shift for gdb). */
+#define GREEN_IO_KEY_SHIFT 3
+#define GREEN_IO_KEY_EVENTS ((1u << GREEN_IO_KEY_SHIFT) - 1)
+_Static_assert(((GREEN_IN | GREEN_OUT | GREEN_PRI) & ~GREEN_IO_KEY_EVENTS) == 0,
+               "io.h: a key's events fit below the descriptor");
+
 static inline const void *io_key(int fd, int ev)
 {
-	return (const void *)(((uintptr_t)(unsigned)fd << 3) | (ev & 7));
+	return (const void *)(((uintptr_t)(unsigned)fd << GREEN_IO_KEY_SHIFT) | (ev & GREEN_IO_KEY_EVENTS));
 }
-static inline int io_key_fd(const void *k) { return (int)((uintptr_t)k >> 3); }
-static inline int io_key_ev(const void *k) { return (int)((uintptr_t)k & 7); }
+static inline int io_key_fd(const void *k) { return (int)((uintptr_t)k >> GREEN_IO_KEY_SHIFT); }
+static inline int io_key_ev(const void *k) { return (int)((uintptr_t)k & GREEN_IO_KEY_EVENTS); }
 
 extern hidden struct gq __green_io_q;   /* threads waiting on the kernel */
 extern hidden size_t __green_io_nfds;   /* descriptors they wait on, at most */

@@ -3,7 +3,7 @@
  *
  * main holds a mutex, then starts one thread per wait and lets each run
  * until it parks: on the mutex, in a condition wait, in sleep(), in
- * pthread_join, and last (because it parks the whole process where
+ * pthread_join, in sigwait() for SIGUSR1 and SIGUSR2, and last (because it parks the whole process where
  * read() is not yet green) in read() on an empty pipe.  Then main calls
  * stop_here(), where the test's breakpoint is, releases everybody and
  * prints "done".  With the argument "noread" the reader is left out.
@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -58,6 +59,19 @@ __attribute__((noinline)) void *in_join(void *arg)
 	parked++;
 	pthread_join(t_mutex, 0);
 	return arg;
+}
+
+__attribute__((noinline)) void *in_sigwait(void *arg)
+{
+	sigset_t set;
+	int sig = 0;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &set, 0);
+	parked++;
+	sigwait(&set, &sig);
+	return (void *)(long)sig;
 }
 
 __attribute__((noinline)) void *in_read(void *arg)
@@ -119,7 +133,7 @@ static pthread_t start(void *(*fn)(void *), const char *name)
 int main(int argc, char **argv)
 {
 	int with_read = !(argc > 1 && !strcmp(argv[1], "noread"));
-	pthread_t t_cond, t_join, t_read = 0;
+	pthread_t t_cond, t_join, t_sig, t_read = 0;
 	void *r;
 
 	if (argc > 1 && !strcmp(argv[1], "spin")) {
@@ -138,12 +152,13 @@ int main(int argc, char **argv)
 	t_cond = start(in_cond, "cond-waiter");
 	start(in_sleep, "sleeper");
 	t_join = start(in_join, "joiner");
-	while (parked < 4) sched_yield();
+	t_sig = start(in_sigwait, "sigwaiter");
+	while (parked < 5) sched_yield();
 	sched_yield();
 	if (with_read) {
 		if (pipe(pipefd)) return 1;
 		t_read = start(in_read, "reader");
-		while (parked < 5) sched_yield();
+		while (parked < 6) sched_yield();
 		sched_yield();
 	}
 
@@ -156,6 +171,9 @@ int main(int argc, char **argv)
 	pthread_mutex_unlock(&lock);
 	pthread_join(t_cond, 0);
 	pthread_join(t_join, 0);
+	pthread_kill(t_sig, SIGUSR2);
+	pthread_join(t_sig, &r);
+	if ((long)r != SIGUSR2) return 1;
 	if (with_read) {
 		if (write(pipefd[1], "x", 1) != 1) return 1;
 		pthread_join(t_read, &r);
