@@ -306,6 +306,7 @@ hidden void __green_fork_child(void);            /* fork.c: only the caller surv
 hidden void __green_tick_arm(void);             /* two threads may run: start slicing */
 hidden void __green_tick_watch(void);           /* threads wait: keep ticking (tick.c) */
 hidden void __green_tick_check(void);           /* wake expired and ready waiters */
+extern hidden int __green_wake_front;            /* __green_ready queues at the front */
 hidden int __green_tick_slice_over(int used);   /* should the running thread yield now? */
 hidden void __green_tick_after_fork(void);
 extern hidden int __green_ticking;

@@ -129,10 +129,13 @@ static struct green_thread *pick_next(void)
 	return next;
 }
 
+hidden int __green_wake_front;
+
 hidden void __green_ready(struct green_thread *t)
 {
 	t->state = GS_RUNNABLE;
-	runq_push(t);
+	if (__green_wake_front) runq_push_front(t);
+	else runq_push(t);
 	if (!__green_ticking) __green_tick_arm();   /* two threads can run now */
 }
 

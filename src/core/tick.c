@@ -28,7 +28,9 @@
  *
  * At each tick the expired deadlines wake their threads and the I/O
  * backend is polled without blocking (__green_poll_check), so waiting
- * threads are woken even while another computes.  The running thread is
+ * threads are woken even while another computes; they join the front of
+ * the run queue at their priority, ahead of threads that were runnable
+ * all along.  The running thread is
  * preempted when it has had the CPU for a whole quantum: the tick notes
  * when it first saw the current thread running (run_since), so a thread
  * switched in part-way through a period gets the rest of it plus the
@@ -143,9 +145,14 @@ static void schedule(uint64_t now)
  * the library's own (the tick handler's, or GREEN_LEAVE's). */
 hidden void __green_tick_check(void)
 {
+	/* the woken go to the front of their level: they waited, the
+	 * runnable ones have had the CPU (so a sleeper beside spinners runs
+	 * at the next preemption, not after every spinner's slice) */
+	__green_wake_front = 1;
 	if (__green_timers_pending())
 		__green_timers_expire(__green_now());
 	__green_poll_check();
+	__green_wake_front = 0;
 }
 
 /* After the waiters were woken: does the running thread give up the CPU?
