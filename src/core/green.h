@@ -10,7 +10,10 @@
  * Ownership, in one paragraph: there is one kernel thread.  All fields
  * below are touched only by whichever green thread is running, inside a
  * no-preempt section when a preemption could observe them half-updated
- * (GREEN_ENTER/GREEN_LEAVE).  No atomics are needed anywhere.
+ * (GREEN_ENTER/GREEN_LEAVE).  No atomics are needed for that; the one
+ * word signal handlers write too, __green_pending, is changed with
+ * single atomic read-modify-writes (green_pending_set below), and
+ * process-shared semaphores (sem.c) use atomics on shared memory.
  */
 #ifndef GREEN_H
 #define GREEN_H
@@ -298,6 +301,7 @@ extern hidden const uint64_t *__green_idle_mask; /* poll.c: the mask the idle wa
 hidden int __green_sig_wakeable(void);          /* could a signal still wake a thread? */
 hidden void __green_sig_after_fork(void);
 extern hidden uint64_t __green_sig_held;        /* caught, blocked in the kernel until dispatched */
+hidden void __green_sig_fix_uc(void *uc, uint64_t add); /* a handler's return: unblock the no longer held */
 hidden void __green_sig_thread_exit(struct green_thread *); /* discard what is pending for it */
 hidden int __green_sigq_put(uint64_t *set, struct green_sigl *, const siginfo_t *);
 hidden void __green_sigq_take(uint64_t *set, struct green_sigl *, int s, siginfo_t *);
@@ -355,6 +359,17 @@ static inline void green_sig_check(struct green_thread *self)
 	if ((self->sigpend | __green_proc_pend) & ~self->sigmask)
 		__green_sig_deliver();
 }
+
+/*
+ * __green_pending is written by threads and by signal handlers (the tick,
+ * the catcher) that may interrupt them between any two instructions: a
+ * plain `|=` or `&=` is a load and a store, and a handler's bit set in
+ * between would be lost (a signal caught, never dispatched).  So every
+ * change is one atomic read-modify-write.
+ */
+#define green_pending_set(b)   ((void)__atomic_fetch_or(&__green_pending, (b), __ATOMIC_RELAXED))
+#define green_pending_clear(b) ((void)__atomic_fetch_and(&__green_pending, ~(b), __ATOMIC_RELAXED))
+#define green_pending_take()   (__atomic_exchange_n(&__green_pending, 0, __ATOMIC_RELAXED))
 
 /* what __green_pending asks of the outermost GREEN_LEAVE */
 #define GREEN_PEND_YIELD 1

@@ -55,7 +55,7 @@ static inline void runq_note(struct green_thread *t, int l)
 {
 	struct green_thread *c = __green_cur;
 	if (c && c != t && c->state == GS_RUNNING && l > green_level(c))
-		__green_pending |= GREEN_PEND_YIELD;
+		green_pending_set(GREEN_PEND_YIELD);
 }
 
 static inline void runq_push(struct green_thread *t)

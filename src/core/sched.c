@@ -200,7 +200,7 @@ hidden void __green_yield(void)
 		if (next != self) __green_switch(self, next);
 		else self->state = GS_RUNNING;
 	}
-	__green_pending &= ~(GREEN_PEND_YIELD | GREEN_PEND_SLICE);   /* a yield satisfies them */
+	green_pending_clear(GREEN_PEND_YIELD | GREEN_PEND_SLICE);   /* a yield satisfies them */
 	/* signals caught during the yield are dispatched now: a thread that
 	 * spins on sched_yield alone must still run its handlers */
 	GREEN_LEAVE();

@@ -199,7 +199,7 @@ static void tick(int sig, siginfo_t *si, void *uc)
 			 * runs until a higher priority is runnable) */
 			used = now - run_since >= quantum;
 			if (__green_np) {
-				__green_pending |= GREEN_PEND_POLL | (used ? GREEN_PEND_SLICE : 0);
+				green_pending_set(GREEN_PEND_POLL | (used ? GREEN_PEND_SLICE : 0));
 			} else {
 				__green_np++;
 				__green_tick_check();
@@ -229,6 +229,7 @@ armed:
 		__syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &b, 0, _NSIG / 8);
 		__green_yield();
 	}
+	__green_sig_fix_uc(uc, 0);   /* what was dispatched meanwhile is not held */
 	errno = e;
 }
 
