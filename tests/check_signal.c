@@ -1420,8 +1420,8 @@ Suite *suite_signal(void)
 	tcase_add_test(tc, process_signal_to_main);
 	tcase_add_test(tc, raise_delivers_once);
 	/* spinners never yield: without time slicing they keep the CPU */
-	if (!cooperative()) tcase_add_test(tc, spinners_progress);
-	if (GREEN_MODE && !cooperative()) tcase_add_test(tc, exec_while_ticking);
+	if (ticking()) tcase_add_test(tc, spinners_progress);
+	if (GREEN_MODE && ticking()) tcase_add_test(tc, exec_while_ticking);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -175,6 +175,7 @@ struct green_thread {
 	void *mheld;                   /* robust/PI mutexes held (mutex.c) */
 
 	int np;                        /* saved no-preempt depth (switch.c) */
+	uint64_t xprio;                /* PCT priority under GREEN_SCHED, 0 until seen (explore.c) */
 
 	/* Copied stacks (copied.c): the saved live stack [sp, top). */
 	void *save;
@@ -212,10 +213,12 @@ extern hidden struct green_thread *__green_all;     /* all threads, for gdb/repo
 extern hidden volatile int __green_np;
 extern hidden volatile int __green_pending;
 hidden void __green_preempt_now(void);
+hidden void __green_leave(void);                /* explore.c: pending work, then a scheduling point */
+extern hidden int __green_xmode;                /* GREEN_SCHED mode, 0 = off (explore.c) */
 
 #define GREEN_ENTER() (__green_np++)
 #define GREEN_LEAVE() do { \
-	if (!--__green_np && __green_pending) __green_preempt_now(); \
+	if (!--__green_np && (__green_pending | __green_xmode)) __green_leave(); \
 } while (0)
 
 /* true once green threads exist: stubs pass straight through until then */
@@ -253,7 +256,8 @@ hidden void __green_reap(void);
 
 /* ---- time (timer.c) */
 #define GREEN_NO_DEADLINE UINT64_MAX
-hidden uint64_t __green_now(void);
+hidden uint64_t __green_now(void);              /* the deadline clock: virtual under GREEN_SCHED */
+hidden uint64_t __green_real_now(void);         /* CLOCK_MONOTONIC, always real */
 hidden uint64_t __green_deadline(clockid_t, const struct timespec *abs, int *err);
 hidden uint64_t __green_deadline_rel(const struct timespec *rel);
 hidden void __green_timer_add(struct green_thread *, uint64_t deadline);
@@ -409,12 +413,28 @@ hidden const char *__green_wait_name(enum gwait);
 hidden void __green_say(const char *fmt, ...);
 hidden void __green_describe(struct green_thread *, char *buf, size_t len);
 
+/* ---- seeded schedules (explore.c): GREEN_SCHED */
+enum { GREEN_SCHED_OFF = 0, GREEN_SCHED_RANDOM = 1, GREEN_SCHED_PCT = 2 };
+hidden void __green_explore_init(void);
+hidden struct green_thread *__green_explore_pick(void);  /* off the run queue's top level */
+hidden void __green_explore_point(int fine);    /* the running thread may be switched */
+hidden void __green_explore_yielded(void);      /* sched_yield: PCT demotes the caller */
+hidden void __green_explore_report(void);       /* the seed, steps and decision hash, once */
+hidden int __green_vclock_jump(uint64_t deadline);  /* all blocked: move the virtual clock */
+hidden void __green_vclock_idled(uint64_t deadline, uint64_t t0); /* after a real idle wait */
+hidden int64_t __green_vclock_interval(int64_t ns); /* a real interval as a virtual one */
+extern hidden uint64_t __green_vclock;
+
 /* ---- environment (config.c) */
 struct green_config {
 	size_t stack_size;   /* GREEN_STACK_SIZE */
 	int stack_mode;      /* GREEN_STACKS */
 	int quantum_ms;      /* GREEN_QUANTUM_MS */
 	size_t region_size;  /* GREEN_COPIED_REGION */
+	int sched_mode;      /* GREEN_SCHED: GREEN_SCHED_* */
+	uint64_t sched_seed, sched_steps;
+	int sched_depth;
+	char sched_text[64]; /* the value, for the report */
 	int loaded;
 };
 extern hidden struct green_config __green_config;

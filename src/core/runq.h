@@ -106,6 +106,12 @@ static inline struct green_thread *runq_pop(void)
 	return t;
 }
 
+/* the next thread to run: the head, or GREEN_SCHED's choice (explore.c) */
+static inline struct green_thread *runq_pick(void)
+{
+	return __green_xmode ? __green_explore_pick() : runq_pop();
+}
+
 static inline int runq_empty(void)
 {
 	return runq_top() < 0;

@@ -66,6 +66,10 @@
  *
  * The default quantum (GREEN_QUANTUM_MS, DEFAULT_QUANTUM_MS below) is
  * chosen from the measurement in docs/preemption.md.
+ *
+ * The timer and the program's alarms run on the real clock
+ * (__green_real_now); the deadlines of waiting threads on the scheduler's,
+ * which is virtual under GREEN_SCHED (explore.c), when no tick runs.
  */
 #include <signal.h>
 #include <string.h>
@@ -175,7 +179,7 @@ static void tick(int sig, siginfo_t *si, void *uc)
 		errno = e;
 		return;
 	}
-	now = __green_now();
+	now = __green_real_now();
 	armed_at = 0;                             /* a one-shot timer fired */
 	if (alarm_at && now >= alarm_at) {
 		alarm = 1;
@@ -238,7 +242,7 @@ hidden void __green_tick_arm(void)
 	uint64_t now;
 	if (!virtual || __green_ticking) return;
 	__green_ticking = 1;
-	now = __green_now();
+	now = __green_real_now();
 	seen_nswitch = __green_nswitch;
 	run_since = now;
 	schedule(now);
@@ -261,7 +265,7 @@ hidden void __green_itimer_virtualise(void)
 {
 	struct itimerval it;
 	struct sigaction sa = { .sa_sigaction = tick, .sa_flags = SA_SIGINFO | SA_RESTART };
-	uint64_t now = __green_now();
+	uint64_t now = __green_real_now();
 
 	quantum = (__green_config.quantum_ms < 0 ? DEFAULT_QUANTUM_MS : __green_config.quantum_ms)
 	          * 1000000ull;
@@ -288,13 +292,13 @@ static void to_itimerval(struct itimerval *v, uint64_t at, uint64_t every, uint6
 
 hidden int __green_getitimer(struct itimerval *v)
 {
-	to_itimerval(v, alarm_at, alarm_every, __green_now());
+	to_itimerval(v, alarm_at, alarm_every, __green_real_now());
 	return 0;
 }
 
 hidden int __green_setitimer(const struct itimerval *nv, struct itimerval *ov)
 {
-	uint64_t now = __green_now();
+	uint64_t now = __green_real_now();
 	if (nv->it_value.tv_usec < 0 || nv->it_value.tv_usec >= 1000000 ||
 	    nv->it_interval.tv_usec < 0 || nv->it_interval.tv_usec >= 1000000 ||
 	    nv->it_value.tv_sec < 0 || nv->it_interval.tv_sec < 0)
@@ -313,7 +317,7 @@ hidden int __green_setitimer(const struct itimerval *nv, struct itimerval *ov)
 hidden void __green_itimer_exec(int undo)
 {
 	struct itimerval it = { 0 };
-	uint64_t now = __green_now();
+	uint64_t now = __green_real_now();
 	if (undo) {
 		armed_at = 1;
 		rearm(now);
