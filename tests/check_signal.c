@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <spawn.h>
 #include "spinners.h"
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
@@ -1384,6 +1385,51 @@ START_TEST(raise_delivers_once)
 }
 END_TEST
 
+/* posix_spawn from a thread leaves the process able to take signals:
+ * its vfork child set its own mask through pthread_sigmask on the
+ * parent's memory, which cleared the parent's "all blocked for the
+ * spawn" mark, so every signal stayed blocked in the kernel for good
+ * (no handler ran again, no tick either). */
+static sem_t spawn_sem;
+extern char **environ;
+
+static void post_spawn_sem(int s)
+{
+	sem_post(&spawn_sem);
+}
+
+static void *spawner(void *arg)
+{
+	char *argv[] = { "true", 0 };
+	pid_t pid;
+	int st;
+	if (posix_spawn(&pid, "/bin/true", 0, 0, argv, environ)) return (void *)1;
+	return (void *)(intptr_t)(waitpid(pid, &st, 0) == pid ? 0 : 2);
+}
+
+START_TEST(signals_after_spawn)
+{
+	struct timespec at;
+	pthread_t t[2];
+	void *r;
+
+	ck_assert_int_eq(sem_init(&spawn_sem, 0, 0), 0);
+	set_handler(SIGUSR1, 0);
+	signal(SIGUSR1, post_spawn_sem);
+	for (int i = 0; i < 2; i++) SPAWN(&t[i], spawner, 0);
+	for (int i = 0; i < 2; i++) {
+		JOIN(t[i], &r);
+		ck_assert_int_eq((intptr_t)r, 0);
+	}
+	ck_assert_int_eq(kill(getpid(), SIGUSR1), 0);   /* through the kernel */
+	at = abs_in_ms(20000);   /* a hang guard */
+	int e;
+	while ((e = sem_timedwait(&spawn_sem, &at) ? errno : 0) == EINTR) ;
+	signal(SIGUSR1, SIG_DFL);
+	ck_assert_msg(e == 0, "the SIGUSR1 handler did not run after posix_spawn (%s)", strerror(e));
+}
+END_TEST
+
 Suite *suite_signal(void)
 {
 	Suite *s = suite_create("signal");
@@ -1419,6 +1465,7 @@ Suite *suite_signal(void)
 	tcase_add_test(tc, rt_signals_queue);
 	tcase_add_test(tc, process_signal_to_main);
 	tcase_add_test(tc, raise_delivers_once);
+	tcase_add_test(tc, signals_after_spawn);
 	/* spinners never yield: without time slicing they keep the CPU */
 	if (ticking()) tcase_add_test(tc, spinners_progress);
 	if (GREEN_MODE && ticking()) tcase_add_test(tc, exec_while_ticking);

@@ -529,6 +529,11 @@ hidden int __green_sigmask(int how, const sigset_t *set, sigset_t *old)
 	struct green_thread *self = __green_cur;
 	uint64_t b;
 
+	if (self->kcrit && __syscall(SYS_getpid) != __green_pid)
+		/* posix_spawn's vfork child, running on its parent's memory
+		 * until it execs: it sets its own mask before exec, which is the
+		 * kernel's business only; green's state here is the parent's */
+		return -__syscall(SYS_rt_sigprocmask, how, set, old, _NSIG / 8);
 	if (old) __green_sigset(old, self->sigmask);
 	if (self->kcrit) {
 		/* leaving posix_spawn's all-blocked section */
