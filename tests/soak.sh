@@ -1,0 +1,98 @@
+#!/bin/sh
+# soak.sh — run the Check suites again and again, in every scheduling
+# mode, until one fails: intermittent failures are races until shown
+# otherwise, and one run of make check rarely meets them.
+#
+#   tests/soak.sh [-r ROUNDS] [-s SEED] [-m MODES] [SUITE...]
+#
+# Each round runs the runner (all suites, or those named) once in each
+# mode:
+#   coop        cooperative (GREEN_QUANTUM_MS=0), separate stacks
+#   q1          time-sliced at 1 ms, separate stacks
+#   copied      cooperative, copied stacks
+#   copied-q1   time-sliced at 1 ms, copied stacks
+#   randq       a quantum drawn between 1 and 20 ms for the round, and
+#               separate or copied stacks, from SEED and the round number
+#   shared-q1   time-sliced at 1 ms, the runner without a TLS segment
+#               (runner-green-shared: every thread on one shared TCB)
+# MODES is a comma-separated subset (default: all six).  The first
+# failure stops the run: the round, the mode, its variables and the
+# command that re-runs exactly that are printed, and the status is 1.
+#
+# Under make check (GREEN_BUILD set) it finds the build itself; by hand,
+# set GREEN_BUILD to the build directory (default ./build) and, for a
+# cross build, GREEN_RUN to the qemu-user command (make check sets both).
+# ROUNDS defaults to $SOAK_ROUNDS, else 1; SEED to $SOAK_SEED, else the
+# time.  Each run has a time limit (SOAK_TIMEOUT seconds, default 900).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+B=${GREEN_BUILD:-$here/../build}
+RUN=${GREEN_RUN:-}
+R=${SOAK_ROUNDS:-1}
+SEED=${SOAK_SEED:-$(date +%s)}
+MODES=coop,q1,copied,copied-q1,randq,shared-q1
+LIMIT=${SOAK_TIMEOUT:-900}
+while getopts r:s:m: o; do
+	case $o in
+	r) R=$OPTARG ;;
+	s) SEED=$OPTARG ;;
+	m) MODES=$OPTARG ;;
+	*) echo "usage: $0 [-r ROUNDS] [-s SEED] [-m MODES] [SUITE...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+RUNNER=$B/tests/runner-green
+[ -x "$RUNNER" ] || { echo "soak.sh: $RUNNER not built (make check builds it)" >&2; exit 2; }
+if [ -n "$RUN" ]; then
+	CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-6}
+	export CK_TIMEOUT_MULTIPLIER
+fi
+TO=
+command -v timeout >/dev/null 2>&1 && TO="timeout $LIMIT"
+LOG=$(mktemp "${TMPDIR:-/tmp}/green-soak.XXXXXX") || exit 1
+trap 'rm -f "$LOG"' EXIT
+
+# mode_env MODE ROUND: the variables of one run
+mode_env() {
+	case $1 in
+	coop) echo "GREEN_STACKS=separate GREEN_QUANTUM_MS=0" ;;
+	shared-q1) echo "GREEN_STACKS=separate GREEN_QUANTUM_MS=1" ;;
+	q1) echo "GREEN_STACKS=separate GREEN_QUANTUM_MS=1" ;;
+	copied) echo "GREEN_STACKS=copied GREEN_QUANTUM_MS=0" ;;
+	copied-q1) echo "GREEN_STACKS=copied GREEN_QUANTUM_MS=1" ;;
+	randq)
+		# a small LCG over SEED and the round: the same pair gives the same run
+		x=$(( (SEED * 1103515245 + $2 * 12345 + 12345) % 2147483648 ))
+		[ $x -lt 0 ] && x=$((-x))
+		q=$(( x % 20 + 1 ))
+		st=separate
+		[ $(( (x / 20) % 2 )) = 1 ] && st=copied
+		echo "GREEN_STACKS=$st GREEN_QUANTUM_MS=$q" ;;
+	*) echo "soak.sh: unknown mode $1" >&2; exit 2 ;;
+	esac
+}
+
+t0=$(date +%s)
+runs=0
+echo "soak: $R round(s), modes $MODES, seed $SEED, suites ${*:-all}"
+round=1
+while [ $round -le "$R" ]; do
+	for m in $(echo "$MODES" | tr , ' '); do
+		vars=$(mode_env "$m" $round) || exit 2
+		r=$RUNNER
+		[ "$m" = shared-q1 ] && r=$RUNNER-shared
+		# shellcheck disable=SC2086
+		if ! $TO env $vars $RUN "$r" "$@" >"$LOG" 2>&1; then
+			echo "soak: FAILED in round $round, mode $m ($vars), after $runs good runs"
+			grep -E '^[^:]+:[0-9]+:[EF]:|^[0-9]+%:' "$LOG" | tail -20
+			echo "re-run exactly this: env $vars $RUN $r $*"
+			echo "0 passed, 1 failed"
+			exit 1
+		fi
+		runs=$((runs + 1))
+	done
+	[ -t 1 ] && printf 'soak: round %d of %d done (%d runs, %d s)\r' $round "$R" $runs $(($(date +%s) - t0))
+	round=$((round + 1))
+done
+echo "soak: $runs runs passed in $(($(date +%s) - t0)) s (seed $SEED)"
+echo "$runs passed, 0 failed"
