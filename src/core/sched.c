@@ -205,8 +205,10 @@ hidden void __green_yield(void)
 	}
 	green_pending_clear(GREEN_PEND_YIELD | GREEN_PEND_SLICE);   /* a yield satisfies them */
 	/* signals caught during the yield are dispatched now: a thread that
-	 * spins on sched_yield alone must still run its handlers */
-	GREEN_LEAVE();
+	 * spins on sched_yield alone must still run its handlers.  Not
+	 * GREEN_LEAVE: under GREEN_SCHED that is a scheduling point, which
+	 * yields, and a yield is one already (explore.c). */
+	if (!--__green_np && __green_pending) __green_preempt_now();
 }
 
 hidden _Noreturn void __green_exit_switch(void)
