@@ -231,6 +231,31 @@ run sep.pshared $(cmd sep) pshared $ps_rounds 0
 run sep.pshared.busy $(cmd sep) pshared $ps_rounds 1
 run k11.pshared $(cmd k11) pshared $ps_rounds 0
 
+# ---- seeded schedules (GREEN_SCHED): the cost of a decision, and of
+# --sched-points on a CPU-bound thread (bench/explore.c)
+log "seeded schedules"
+XB=$out/bench-explore XS=$out/bench-explore-sp
+for f in "$XB" "$XS"; do
+	if [ ! -x "$f" ] || [ "$srcdir/bench/explore.c" -nt "$f" ]; then
+		sp=; [ "$f" = "$XS" ] && sp=--sched-points
+		"$green_cc" $sp $cflags -o "$f" "$srcdir/bench/explore.c"
+	fi
+done
+xn=200000 xc=2000000
+[ $quick = yes ] && xn=50000 xc=500000
+xt=7; [ $quick = yes ] && xt=3
+i=0
+while [ $i -lt $xt ]; do
+	for s in none random:1 pct:1; do
+		e=; [ $s != none ] && e="GREEN_SCHED=$s"
+		run_for 120 x.tmp env $e "$XB" yield $xn && cat "$raw/x.tmp" >>"$raw/explore.yield.$s"
+		run_for 120 x.tmp env $e "$XS" cpu $xc && cat "$raw/x.tmp" >>"$raw/explore.cpu-sp.$s"
+	done
+	run_for 120 x.tmp "$XB" cpu $xc && cat "$raw/x.tmp" >>"$raw/explore.cpu.none"
+	i=$((i + 1))
+done
+rm -f "$raw/x.tmp" "$raw/x.tmp.err"
+
 t_total=$(($(date +%s) - t_start))
 log "done; writing tables"
 

@@ -548,6 +548,44 @@ class Tables:
             self.w("| %s | %s |" % (name, " | ".join(
                 "%s B" % infos[c][r] if r in (infos[c] or {}) else "—" for c in cols)))
 
+    def explore_table(self):
+        """GREEN_SCHED: per-decision cost and --sched-points slowdown
+        (bench/explore.c; raw/explore.*: one "name ns" line per trial)."""
+        import os
+        import statistics
+
+        def med(name):
+            path = os.path.join(self.raw.d, "explore." + name)
+            try:
+                with open(path) as f:
+                    v = [float(l.split()[1]) for l in f if l.strip() and not l.startswith("#")]
+            except OSError:
+                return None
+            return statistics.median(v) if v else None
+
+        y = {s: med("yield." + s) for s in ("none", "random:1", "pct:1")}
+        c = med("cpu.none")
+        sp = {s: med("cpu-sp." + s) for s in ("none", "random:1", "pct:1")}
+        if y["none"] is None:
+            return
+        f = lambda x: "n/a" if x is None else "%.1f" % x
+        r = lambda x: "n/a" if x is None or not c else "%.1fx" % (x / c)
+        self.w("## Seeded schedules (GREEN_SCHED)")
+        self.w()
+        self.w("`bench/explore.c`, green, separate stacks, median of the trials. A yield between "
+               "two threads is one scheduling decision; the CPU-bound loop (16 branches per "
+               "round) runs beside an exited thread, built without and with "
+               "`green-cc --sched-points` (a call per basic block).")
+        self.w()
+        self.w("| | GREEN_SCHED unset | random:1 | pct:1 |")
+        self.w("|---|---|---|---|")
+        self.w("| yield, ns per decision | %s | %s | %s |" % (f(y["none"]), f(y["random:1"]), f(y["pct:1"])))
+        self.w("| CPU loop, ns per round, plain build | %s | | |" % f(c))
+        self.w("| CPU loop, --sched-points build | %s (%s) | %s (%s) | %s (%s) |" % (
+            f(sp["none"]), r(sp["none"]), f(sp["random:1"]), r(sp["random:1"]),
+            f(sp["pct:1"]), r(sp["pct:1"])))
+        self.w()
+
     def write(self, path):
         info = self.raw.info
         quick = info.get("quick") == "yes"
@@ -618,6 +656,7 @@ class Tables:
         self.w()
         self.stack_table()
         self.w()
+        self.explore_table()
         self.w("## Then and now: Marovich's 1991 figures beside green")
         self.w()
         self.marovich_table()

@@ -30,8 +30,8 @@ int pthread_attr_getstackmode_np(const pthread_attr_t *, int *);
 #endif
 
 /* glibc's rwlock kinds (same values); green's rwlock honours them
- * (docs/sync.md) */
-#ifndef GREEN_PTHREAD_RWLOCK_KIND_H
+ * (docs/sync.md).  glibc's own header (the SPARC overlay) has them. */
+#if !defined(GREEN_PTHREAD_RWLOCK_KIND_H) && !defined(__GLIBC__)
 #define GREEN_PTHREAD_RWLOCK_KIND_H
 enum {
 	PTHREAD_RWLOCK_PREFER_READER_NP,

@@ -52,6 +52,23 @@ static inline int cooperative(void)
 	return GREEN_MODE && q && !strcmp(q, "0");
 }
 
+/* green under GREEN_SCHED (docs/scheduler.md, seeded schedules): any
+ * interleaving, no ticks, and a virtual clock for deadlines, so a sleep
+ * takes no real time: tests of exact schedules and of elapsed real time
+ * do not apply */
+static inline int explored(void)
+{
+	const char *s = getenv("GREEN_SCHED");
+	return GREEN_MODE && s && *s;
+}
+
+/* something preempts a thread that computes without a system call: a
+ * kernel scheduler (1:1) or green's tick */
+static inline int ticking(void)
+{
+	return !cooperative() && !explored();
+}
+
 static inline int wanted(int argc, char **argv, const char *name)
 {
 	for (int i = 1; i < argc; i++)
@@ -77,6 +94,12 @@ static inline struct timespec abs_in_ms(long ms)
 	if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
 	return ts;
 }
+
+/* at least ns of real time passed since t0 (a sleep's lower bound);
+ * not under GREEN_SCHED, whose deadlines are virtual */
+#define ck_assert_slept(t0, ns) do { \
+	if (!explored()) ck_assert_uint_ge(now_ns() - (t0), (ns)); \
+} while (0)
 
 /* create a thread or fail the test */
 #define SPAWN(t, fn, arg) ck_assert_int_eq(pthread_create((t), 0, (fn), (arg)), 0)

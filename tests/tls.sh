@@ -27,7 +27,7 @@ check() {
 }
 
 if [ -n "${GREEN_OVERLAY_LIB:-}" ]; then
-	check "tlscount refused by the overlay" 3 "pthread_create: Not supported"
+	check "tlscount refused by the overlay" 3 "pthread_create: ENOTSUP"
 	if grep -q "__thread variables" "$T/err"; then
 		pass "the refusal says why"
 	else

@@ -54,6 +54,12 @@ void *__green_arch_make(void *top, void (*entry)(void *), void *arg);
 #define GREEN_ARCH_STACK_BIAS 0
 #endif
 
+/* Does the third argument of an SA_SIGINFO handler point at a ucontext_t
+ * whose uc_sigmask the kernel restores at sigreturn?  (Not on SPARC.) */
+#ifndef GREEN_ARCH_UC_HAS_MASK
+#define GREEN_ARCH_UC_HAS_MASK 1
+#endif
+
 /*
  * The preemption entry is the SIGALRM handler (core/tick.c), plain C on
  * every CPU.  A port built for the glibc overlay also defines

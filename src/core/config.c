@@ -6,6 +6,8 @@
  *   GREEN_QUANTUM_MS   time slice in ms; 0 = cooperative only
  *   GREEN_COPIED_REGION  size of the shared run-stack region of copied
  *                      threads, bytes; K/M suffix
+ *   GREEN_SCHED        random:SEED | pct:SEED[:DEPTH[:STEPS]]: seeded
+ *                      schedules (explore.c); turns the tick off
  *
  * Read once, with getenv only (no system call).  A malformed value is
  * reported by name and ignored.
@@ -25,6 +27,39 @@ static int parse_size(const char *s, size_t *out)
 	else if (*end == 'm' || *end == 'M') v <<= 20, end++;
 	if (*end || v == 0 || v > (1ULL << 40)) return -1;
 	*out = v;
+	return 0;
+}
+
+/* a decimal number in [lo, hi] up to the next ':' or the end */
+static int parse_field(const char **s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	if (**s < '0' || **s > '9') return -1;
+	v = strtoull(*s, &end, 10);
+	if ((*end && *end != ':') || v < lo || v > hi) return -1;
+	*s = *end ? end + 1 : end;
+	*out = v;
+	return 0;
+}
+
+static int parse_sched(const char *s)
+{
+	struct green_config *c = &__green_config;
+	uint64_t v;
+	int mode;
+
+	if (!strncmp(s, "random:", 7)) mode = GREEN_SCHED_RANDOM, s += 7;
+	else if (!strncmp(s, "pct:", 4)) mode = GREEN_SCHED_PCT, s += 4;
+	else return -1;
+	if (parse_field(&s, 0, UINT64_MAX, &c->sched_seed)) return -1;
+	if (*s && mode == GREEN_SCHED_PCT) {
+		if (parse_field(&s, 1, 10, &v)) return -1;
+		c->sched_depth = v;
+		if (*s && parse_field(&s, 1, 1ULL << 40, &c->sched_steps)) return -1;
+	}
+	if (*s) return -1;
+	c->sched_mode = mode;
 	return 0;
 }
 
@@ -62,5 +97,16 @@ hidden void __green_config_load(void)
 			__green_say("green: ignoring GREEN_QUANTUM_MS=%s (want 0..60000)\n", s);
 		else
 			__green_config.quantum_ms = v;
+	}
+	if ((s = getenv("GREEN_SCHED")) && *s) {
+		if (strlen(s) >= sizeof __green_config.sched_text || parse_sched(s)) {
+			__green_config.sched_mode = GREEN_SCHED_OFF;
+			__green_say("green: ignoring GREEN_SCHED=%s (want random:SEED or pct:SEED[:DEPTH[:STEPS]],"
+			            " DEPTH 1..10)\n", s);
+		} else {
+			strcpy(__green_config.sched_text, s);
+			__green_config.quantum_ms = 0;   /* nothing may depend on timing */
+			__green_explore_init();
+		}
 	}
 }

@@ -10,7 +10,10 @@
  * Ownership, in one paragraph: there is one kernel thread.  All fields
  * below are touched only by whichever green thread is running, inside a
  * no-preempt section when a preemption could observe them half-updated
- * (GREEN_ENTER/GREEN_LEAVE).  No atomics are needed anywhere.
+ * (GREEN_ENTER/GREEN_LEAVE).  No atomics are needed for that; the one
+ * word signal handlers write too, __green_pending, is changed with
+ * single atomic read-modify-writes (green_pending_set below), and
+ * process-shared semaphores (sem.c) use atomics on shared memory.
  */
 #ifndef GREEN_H
 #define GREEN_H
@@ -172,6 +175,7 @@ struct green_thread {
 	void *mheld;                   /* robust/PI mutexes held (mutex.c) */
 
 	int np;                        /* saved no-preempt depth (switch.c) */
+	uint64_t xprio;                /* PCT priority under GREEN_SCHED, 0 until seen (explore.c) */
 
 	/* Copied stacks (copied.c): the saved live stack [sp, top). */
 	void *save;
@@ -209,10 +213,12 @@ extern hidden struct green_thread *__green_all;     /* all threads, for gdb/repo
 extern hidden volatile int __green_np;
 extern hidden volatile int __green_pending;
 hidden void __green_preempt_now(void);
+hidden void __green_leave(void);                /* explore.c: pending work, then a scheduling point */
+extern hidden int __green_xmode;                /* GREEN_SCHED mode, 0 = off (explore.c) */
 
 #define GREEN_ENTER() (__green_np++)
 #define GREEN_LEAVE() do { \
-	if (!--__green_np && __green_pending) __green_preempt_now(); \
+	if (!--__green_np && (__green_pending | __green_xmode)) __green_leave(); \
 } while (0)
 
 /* true once green threads exist: stubs pass straight through until then */
@@ -250,7 +256,8 @@ hidden void __green_reap(void);
 
 /* ---- time (timer.c) */
 #define GREEN_NO_DEADLINE UINT64_MAX
-hidden uint64_t __green_now(void);
+hidden uint64_t __green_now(void);              /* the deadline clock: virtual under GREEN_SCHED */
+hidden uint64_t __green_real_now(void);         /* CLOCK_MONOTONIC, always real */
 hidden uint64_t __green_deadline(clockid_t, const struct timespec *abs, int *err);
 hidden uint64_t __green_deadline_rel(const struct timespec *rel);
 hidden void __green_timer_add(struct green_thread *, uint64_t deadline);
@@ -298,6 +305,7 @@ extern hidden const uint64_t *__green_idle_mask; /* poll.c: the mask the idle wa
 hidden int __green_sig_wakeable(void);          /* could a signal still wake a thread? */
 hidden void __green_sig_after_fork(void);
 extern hidden uint64_t __green_sig_held;        /* caught, blocked in the kernel until dispatched */
+hidden void __green_sig_fix_uc(void *uc, uint64_t add); /* a handler's return: unblock the no longer held */
 hidden void __green_sig_thread_exit(struct green_thread *); /* discard what is pending for it */
 hidden int __green_sigq_put(uint64_t *set, struct green_sigl *, const siginfo_t *);
 hidden void __green_sigq_take(uint64_t *set, struct green_sigl *, int s, siginfo_t *);
@@ -306,6 +314,7 @@ hidden void __green_fork_child(void);            /* fork.c: only the caller surv
 hidden void __green_tick_arm(void);             /* two threads may run: start slicing */
 hidden void __green_tick_watch(void);           /* threads wait: keep ticking (tick.c) */
 hidden void __green_tick_check(void);           /* wake expired and ready waiters */
+extern hidden int __green_wake_front;            /* __green_ready queues at the front */
 hidden int __green_tick_slice_over(int used);   /* should the running thread yield now? */
 hidden void __green_tick_after_fork(void);
 extern hidden int __green_ticking;
@@ -354,6 +363,17 @@ static inline void green_sig_check(struct green_thread *self)
 	if ((self->sigpend | __green_proc_pend) & ~self->sigmask)
 		__green_sig_deliver();
 }
+
+/*
+ * __green_pending is written by threads and by signal handlers (the tick,
+ * the catcher) that may interrupt them between any two instructions: a
+ * plain `|=` or `&=` is a load and a store, and a handler's bit set in
+ * between would be lost (a signal caught, never dispatched).  So every
+ * change is one atomic read-modify-write.
+ */
+#define green_pending_set(b)   ((void)__atomic_fetch_or(&__green_pending, (b), __ATOMIC_RELAXED))
+#define green_pending_clear(b) ((void)__atomic_fetch_and(&__green_pending, ~(b), __ATOMIC_RELAXED))
+#define green_pending_take()   (__atomic_exchange_n(&__green_pending, 0, __ATOMIC_RELAXED))
 
 /* what __green_pending asks of the outermost GREEN_LEAVE */
 #define GREEN_PEND_YIELD 1
@@ -410,12 +430,28 @@ hidden const char *__green_wait_name(enum gwait);
 hidden void __green_say(const char *fmt, ...);
 hidden void __green_describe(struct green_thread *, char *buf, size_t len);
 
+/* ---- seeded schedules (explore.c): GREEN_SCHED */
+enum { GREEN_SCHED_OFF = 0, GREEN_SCHED_RANDOM = 1, GREEN_SCHED_PCT = 2 };
+hidden void __green_explore_init(void);
+hidden struct green_thread *__green_explore_pick(void);  /* off the run queue's top level */
+hidden void __green_explore_point(int fine);    /* the running thread may be switched */
+hidden void __green_explore_yielded(void);      /* sched_yield: PCT demotes the caller */
+hidden void __green_explore_report(void);       /* the seed, steps and decision hash, once */
+hidden int __green_vclock_jump(uint64_t deadline);  /* all blocked: move the virtual clock */
+hidden void __green_vclock_idled(uint64_t deadline, uint64_t t0); /* after a real idle wait */
+hidden int64_t __green_vclock_interval(int64_t ns); /* a real interval as a virtual one */
+extern hidden uint64_t __green_vclock;
+
 /* ---- environment (config.c) */
 struct green_config {
 	size_t stack_size;   /* GREEN_STACK_SIZE */
 	int stack_mode;      /* GREEN_STACKS */
 	int quantum_ms;      /* GREEN_QUANTUM_MS */
 	size_t region_size;  /* GREEN_COPIED_REGION */
+	int sched_mode;      /* GREEN_SCHED: GREEN_SCHED_* */
+	uint64_t sched_seed, sched_steps;
+	int sched_depth;
+	char sched_text[64]; /* the value, for the report */
 	int loaded;
 };
 extern hidden struct green_config __green_config;

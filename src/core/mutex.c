@@ -106,7 +106,7 @@ static void pi_recompute(struct green_thread *t)
 	t->boost = b;
 	__green_runq_requeue(t, 0);
 	if (t == __green_cur && __green_runq_higher(t))
-		__green_pending |= GREEN_PEND_YIELD;   /* the outermost GREEN_LEAVE yields */
+		green_pending_set(GREEN_PEND_YIELD);   /* the outermost GREEN_LEAVE yields */
 }
 
 /* ---- acquire and release */

@@ -142,22 +142,21 @@ hidden int __green_pshared_idle(uint64_t deadline)
 	GREEN_ENTER();
 	for (t = __green_pshared_q.head; t && n < PS_MAX; t = t->q_next)
 		v[n++] = (struct ps_waitv){ (uint32_t)(intptr_t)t->wait_aux, (uintptr_t)t->waddr, PS_SIZE_U32, 0 };
-	if (deadline != GREEN_NO_DEADLINE) {
-		ts.tv_sec = deadline / 1000000000u;
-		ts.tv_nsec = deadline % 1000000000u;
-	}
+	/* relative first: the deadline may be on green's virtual clock
+	 * (GREEN_SCHED), futex_waitv wants real monotonic time */
+	uint64_t now = __green_now(), d = deadline > now ? deadline - now : 0;
+	ts.tv_sec = d / 1000000000u;
+	ts.tv_nsec = d % 1000000000u;
 	if (no_waitv || !n) {
-		uint64_t now = __green_now(), d = deadline > now ? deadline - now : 0;
-		ts.tv_sec = d / 1000000000u;
-		ts.tv_nsec = d % 1000000000u;
 		r = __syscall(GREEN_SYS_PPOLL, 0, 0,
 		              green_k_ts(deadline == GREEN_NO_DEADLINE ? 0 : &ts, kts),
 		              __green_idle_mask, _NSIG / 8);
 	} else {
 		if (__green_idle_mask)
 			__syscall(SYS_rt_sigprocmask, SIG_SETMASK, __green_idle_mask, 0, _NSIG / 8);
-		kts[0] = ts.tv_sec;
-		kts[1] = ts.tv_nsec;
+		d += __green_real_now();
+		kts[0] = d / 1000000000u;
+		kts[1] = d % 1000000000u;
 		r = __syscall(SYS_futex_waitv, v, n, 0,
 		              deadline == GREEN_NO_DEADLINE ? 0 : kts, CLOCK_MONOTONIC);
 		if (__green_idle_mask)

@@ -118,5 +118,6 @@ hidden void __green_deadlock(void)
 	if (wakeable_by_signal()) return;
 	__green_say("green: deadlock: every thread is blocked and nothing can wake one\n");
 	for (t = __green_all; t; t = t->all_next) report_one(t);
+	__green_explore_report();   /* under GREEN_SCHED: the seed and decision hash */
 	abort();
 }

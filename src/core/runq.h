@@ -55,7 +55,7 @@ static inline void runq_note(struct green_thread *t, int l)
 {
 	struct green_thread *c = __green_cur;
 	if (c && c != t && c->state == GS_RUNNING && l > green_level(c))
-		__green_pending |= GREEN_PEND_YIELD;
+		green_pending_set(GREEN_PEND_YIELD);
 }
 
 static inline void runq_push(struct green_thread *t)
@@ -104,6 +104,12 @@ static inline struct green_thread *runq_pop(void)
 	t->q = 0;
 	t->q_next = 0;
 	return t;
+}
+
+/* the next thread to run: the head, or GREEN_SCHED's choice (explore.c) */
+static inline struct green_thread *runq_pick(void)
+{
+	return __green_xmode ? __green_explore_pick() : runq_pop();
 }
 
 static inline int runq_empty(void)

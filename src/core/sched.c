@@ -75,9 +75,11 @@ hidden volatile int __green_pending;
  */
 static void idle(uint64_t deadline)
 {
-	uint64_t all = -1, old = 0, restore;
+	uint64_t all = -1, old = 0, restore, t0 = 0;
 	int r = 0;
 
+	if (__green_xmode && __green_vclock_jump(deadline)) return;   /* virtual time */
+	if (__green_xmode) t0 = __green_real_now();
 	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, _NSIG / 8);
 	if (!(__green_pending & GREEN_PEND_SIG)) {
 		__green_idle_mask = &old;
@@ -95,6 +97,7 @@ static void idle(uint64_t deadline)
 		__green_cur->intr_restart = 0;
 		__green_wake(__green_cur, EINTR);
 	}
+	if (__green_xmode) __green_vclock_idled(deadline, t0);
 	__green_sig_dispatch_arrived();
 }
 
@@ -102,11 +105,11 @@ static struct green_thread *next_or_idle(void)
 {
 	for (;;) {
 		if (!runq_empty())
-			return runq_pop();
+			return runq_pick();
 		if (__green_timers_pending())
 			__green_timers_expire(__green_now());
 		if (!runq_empty())
-			return runq_pop();
+			return runq_pick();
 		if (!__green_timers_pending() && !__green_poll_waiters())
 			__green_deadlock();  /* returns only if a signal may still wake us */
 		idle(__green_timer_next());
@@ -129,10 +132,13 @@ static struct green_thread *pick_next(void)
 	return next;
 }
 
+hidden int __green_wake_front;
+
 hidden void __green_ready(struct green_thread *t)
 {
 	t->state = GS_RUNNABLE;
-	runq_push(t);
+	if (__green_wake_front) runq_push_front(t);
+	else runq_push(t);
 	if (!__green_ticking) __green_tick_arm();   /* two threads can run now */
 }
 
@@ -193,11 +199,11 @@ hidden void __green_yield(void)
 		__green_timers_expire(__green_now());
 	if (!runq_empty()) {
 		__green_ready(self);
-		next = runq_pop();
+		next = runq_pick();
 		if (next != self) __green_switch(self, next);
 		else self->state = GS_RUNNING;
 	}
-	__green_pending &= ~(GREEN_PEND_YIELD | GREEN_PEND_SLICE);   /* a yield satisfies them */
+	green_pending_clear(GREEN_PEND_YIELD | GREEN_PEND_SLICE);   /* a yield satisfies them */
 	/* signals caught during the yield are dispatched now: a thread that
 	 * spins on sched_yield alone must still run its handlers */
 	GREEN_LEAVE();
@@ -216,7 +222,13 @@ hidden _Noreturn void __green_exit_switch(void)
 
 int sched_yield(void)
 {
-	if (green_active()) __green_yield();
+	if (!green_active()) return 0;
+	if (__green_xmode) {
+		__green_explore_yielded();
+		__green_explore_point(0);
+	} else {
+		__green_yield();
+	}
 	return 0;
 }
 

@@ -337,7 +337,7 @@ static void dispatch_arrived(void)
 hidden void __green_sig_dispatch_arrived(void)
 {
 	if (!(__green_pending & GREEN_PEND_SIG)) return;
-	__green_pending &= ~GREEN_PEND_SIG;
+	green_pending_clear(GREEN_PEND_SIG);
 	dispatch_arrived();
 }
 
@@ -348,12 +348,38 @@ hidden void __green_sig_generate(int s, siginfo_t *si, void *uc)
 	if (__green_np) {
 		if (!(arrived & BIT(s))) ainfo[s] = *si;   /* else a standard one: merged */
 		arrived |= BIT(s);
-		__green_pending |= GREEN_PEND_SIG;
+		green_pending_set(GREEN_PEND_SIG);
 		return;
 	}
 	__green_np++;
 	dispatch(s, si, uc);
 	__green_np--;
+}
+
+/*
+ * The kernel mask a handler's return restores (its ucontext's), adjusted:
+ * plus `add`, and minus every caught signal that green no longer holds.
+ * A signal held while a handler interrupted another (a tick, say) may be
+ * dispatched, and unblocked, before the outer handler returns; the outer
+ * handler's saved mask, taken while it was held, would block it again
+ * for good (and with it every later instance).  So each of green's
+ * handlers, as it returns, drops what is no longer held from the mask it
+ * restores.  SIGALRM and SIGTRAP are the tick's own (sched.c, tick.c).
+ */
+hidden void __green_sig_fix_uc(void *uc, uint64_t add)
+{
+#if GREEN_ARCH_UC_HAS_MASK
+	ucontext_t *u = uc;
+	uint64_t m = green_kbits(&u->uc_sigmask), keep = BIT(SIGALRM) | BIT(SIGTRAP);
+	uint64_t want = (m & ~(caught & ~keep & ~__green_sig_held)) | add;
+	if (want != m) {
+		struct green_kset k = green_kset(want);
+		memcpy(&u->uc_sigmask, &k, sizeof k);
+	}
+#else
+	(void)uc;
+	(void)add;
+#endif
 }
 
 static void catcher(int s, siginfo_t *si, void *uc)
@@ -362,22 +388,19 @@ static void catcher(int s, siginfo_t *si, void *uc)
 	if ((BIT(s) & SYNC_SIGS) && si->si_code > 0) {
 		/* caused by the running thread: its handler, now */
 		run_handler(__green_cur, s, si, uc);
-	} else if (__green_np) {
-		ucontext_t *u = uc;
-		struct green_kset k = green_kset(green_kbits(&u->uc_sigmask) | BIT(s));
-		memcpy(&u->uc_sigmask, &k, sizeof k);   /* held until dispatched */
-		__green_sig_held |= BIT(s);
+	} else if (__green_np && GREEN_ARCH_UC_HAS_MASK) {
+		__green_sig_held |= BIT(s);            /* held until dispatched */
 		__green_sig_generate(s, si, uc);
 	} else {
 		__green_sig_generate(s, si, uc);
 	}
+	__green_sig_fix_uc(uc, __green_sig_held & BIT(s));
 	errno = e;
 }
 
 hidden void __green_preempt_now(void)
 {
-	int p = __green_pending;
-	__green_pending = 0;
+	int p = green_pending_take();
 	if (p & GREEN_PEND_SIG) dispatch_arrived();
 	if (p & GREEN_PEND_POLL) {
 		GREEN_ENTER();

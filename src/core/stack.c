@@ -194,6 +194,7 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 		prev_segv.sa_handler(sig);
 		return;
 	}
+	__green_explore_report();   /* under GREEN_SCHED: the seed and decision hash */
 	__libc_sigaction(SIGSEGV, &(struct sigaction){ .sa_handler = SIG_DFL }, 0);
 }
 

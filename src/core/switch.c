@@ -17,6 +17,16 @@
 
 hidden void __green_all_remove(struct green_thread *);
 
+#ifndef GREEN_OVERLAY
+/* The reap frees with malloc: not while malloc's lock is held (by the
+ * thread that lands, switched out at a point inside malloc, or by a
+ * parked one), or the landing thread would wait for itself. */
+extern int __malloc_lock[1];   /* mallocng (src/malloc/mallocng/glue.h) */
+static int malloc_busy(void) { return *(volatile int *)__malloc_lock != 0; }
+#else
+static int malloc_busy(void) { return 0; }
+#endif
+
 /* Threads whose stacks could not be freed while they ran on them. */
 static struct green_thread *reap_list;
 
@@ -45,7 +55,7 @@ hidden void __green_switch(struct green_thread *from, struct green_thread *to)
 		__green_arch_switch(&from->sp, to->sp);
 
 	/* running as `from` again, on its own stack */
-	if (reap_list) __green_reap();
+	if (reap_list && !malloc_busy()) __green_reap();
 	green_sig_check(from);
 	__green_cancel_async(from);
 }
@@ -54,11 +64,13 @@ hidden void __green_switch(struct green_thread *from, struct green_thread *to)
 hidden void __green_reap(void)
 {
 	struct green_thread *t;
+	__green_np++;   /* library work, not a scheduling point (GREEN_SCHED) */
 	while ((t = reap_list)) {
 		reap_list = t->reap_next;
 		__green_all_remove(t);
 		__green_stack_free(t);
 	}
+	__green_np--;
 }
 
 hidden void __green_reap_reset(void)

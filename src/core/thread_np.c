@@ -122,7 +122,7 @@ static void set_sched(struct green_thread *t, int policy, int prio, int front)
 	if (t->state == GS_RUNNABLE || t->state == GS_BLOCKED)
 		__green_runq_requeue(t, front);
 	else if (t == __green_cur && __green_runq_higher(t))
-		__green_pending |= GREEN_PEND_YIELD;
+		green_pending_set(GREEN_PEND_YIELD);
 }
 
 int pthread_setschedparam(pthread_t p, int policy, const struct sched_param *param)

@@ -28,7 +28,9 @@
  *
  * At each tick the expired deadlines wake their threads and the I/O
  * backend is polled without blocking (__green_poll_check), so waiting
- * threads are woken even while another computes.  The running thread is
+ * threads are woken even while another computes; they join the front of
+ * the run queue at their priority, ahead of threads that were runnable
+ * all along.  The running thread is
  * preempted when it has had the CPU for a whole quantum: the tick notes
  * when it first saw the current thread running (run_since), so a thread
  * switched in part-way through a period gets the rest of it plus the
@@ -64,6 +66,10 @@
  *
  * The default quantum (GREEN_QUANTUM_MS, DEFAULT_QUANTUM_MS below) is
  * chosen from the measurement in docs/preemption.md.
+ *
+ * The timer and the program's alarms run on the real clock
+ * (__green_real_now); the deadlines of waiting threads on the scheduler's,
+ * which is virtual under GREEN_SCHED (explore.c), when no tick runs.
  */
 #include <signal.h>
 #include <string.h>
@@ -143,9 +149,14 @@ static void schedule(uint64_t now)
  * the library's own (the tick handler's, or GREEN_LEAVE's). */
 hidden void __green_tick_check(void)
 {
+	/* the woken go to the front of their level: they waited, the
+	 * runnable ones have had the CPU (so a sleeper beside spinners runs
+	 * at the next preemption, not after every spinner's slice) */
+	__green_wake_front = 1;
 	if (__green_timers_pending())
 		__green_timers_expire(__green_now());
 	__green_poll_check();
+	__green_wake_front = 0;
 }
 
 /* After the waiters were woken: does the running thread give up the CPU?
@@ -168,7 +179,7 @@ static void tick(int sig, siginfo_t *si, void *uc)
 		errno = e;
 		return;
 	}
-	now = __green_now();
+	now = __green_real_now();
 	armed_at = 0;                             /* a one-shot timer fired */
 	if (alarm_at && now >= alarm_at) {
 		alarm = 1;
@@ -192,7 +203,7 @@ static void tick(int sig, siginfo_t *si, void *uc)
 			 * runs until a higher priority is runnable) */
 			used = now - run_since >= quantum;
 			if (__green_np) {
-				__green_pending |= GREEN_PEND_POLL | (used ? GREEN_PEND_SLICE : 0);
+				green_pending_set(GREEN_PEND_POLL | (used ? GREEN_PEND_SLICE : 0));
 			} else {
 				__green_np++;
 				__green_tick_check();
@@ -222,6 +233,7 @@ armed:
 		__syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &b, 0, _NSIG / 8);
 		__green_yield();
 	}
+	__green_sig_fix_uc(uc, 0);   /* what was dispatched meanwhile is not held */
 	errno = e;
 }
 
@@ -230,7 +242,7 @@ hidden void __green_tick_arm(void)
 	uint64_t now;
 	if (!virtual || __green_ticking) return;
 	__green_ticking = 1;
-	now = __green_now();
+	now = __green_real_now();
 	seen_nswitch = __green_nswitch;
 	run_since = now;
 	schedule(now);
@@ -253,7 +265,7 @@ hidden void __green_itimer_virtualise(void)
 {
 	struct itimerval it;
 	struct sigaction sa = { .sa_sigaction = tick, .sa_flags = SA_SIGINFO | SA_RESTART };
-	uint64_t now = __green_now();
+	uint64_t now = __green_real_now();
 
 	quantum = (__green_config.quantum_ms < 0 ? DEFAULT_QUANTUM_MS : __green_config.quantum_ms)
 	          * 1000000ull;
@@ -280,13 +292,13 @@ static void to_itimerval(struct itimerval *v, uint64_t at, uint64_t every, uint6
 
 hidden int __green_getitimer(struct itimerval *v)
 {
-	to_itimerval(v, alarm_at, alarm_every, __green_now());
+	to_itimerval(v, alarm_at, alarm_every, __green_real_now());
 	return 0;
 }
 
 hidden int __green_setitimer(const struct itimerval *nv, struct itimerval *ov)
 {
-	uint64_t now = __green_now();
+	uint64_t now = __green_real_now();
 	if (nv->it_value.tv_usec < 0 || nv->it_value.tv_usec >= 1000000 ||
 	    nv->it_interval.tv_usec < 0 || nv->it_interval.tv_usec >= 1000000 ||
 	    nv->it_value.tv_sec < 0 || nv->it_interval.tv_sec < 0)
@@ -305,7 +317,7 @@ hidden int __green_setitimer(const struct itimerval *nv, struct itimerval *ov)
 hidden void __green_itimer_exec(int undo)
 {
 	struct itimerval it = { 0 };
-	uint64_t now = __green_now();
+	uint64_t now = __green_real_now();
 	if (undo) {
 		armed_at = 1;
 		rearm(now);

@@ -23,6 +23,12 @@ static size_t heap_cap;
 
 hidden uint64_t __green_now(void)
 {
+	if (__green_xmode) return __green_vclock;   /* explore.c */
+	return __green_real_now();
+}
+
+hidden uint64_t __green_real_now(void)
+{
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
@@ -48,13 +54,14 @@ static int64_t ts_ns(const struct timespec *ts)
 hidden uint64_t __green_deadline(clockid_t clk, const struct timespec *abs, int *err)
 {
 	struct timespec now;
+	int64_t delta;
 	*err = 0;
 	if (!abs) return GREEN_NO_DEADLINE;
 	if (abs->tv_nsec < 0 || abs->tv_nsec >= 1000000000) {
 		*err = EINVAL;
 		return 0;
 	}
-	if (clk == CLOCK_MONOTONIC) {
+	if (clk == CLOCK_MONOTONIC && !__green_xmode) {
 		if (abs->tv_sec < 0) return 0;
 		return (uint64_t)ts_ns(abs);
 	}
@@ -62,7 +69,9 @@ hidden uint64_t __green_deadline(clockid_t clk, const struct timespec *abs, int 
 		*err = EINVAL;
 		return 0;
 	}
-	return add_ns(__green_now(), ts_ns(abs) - ts_ns(&now));
+	delta = ts_ns(abs) - ts_ns(&now);
+	if (__green_xmode) delta = __green_vclock_interval(delta);
+	return add_ns(__green_now(), delta);
 }
 
 hidden uint64_t __green_deadline_rel(const struct timespec *rel)

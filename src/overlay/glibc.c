@@ -188,11 +188,14 @@ hidden int green_rwlockattr_shared(const pthread_rwlockattr_t *a)
 }
 
 /* glibc's default kind (PREFER_READER) stands for green's default policy */
+/* glibc's attribute cannot tell a kind never set from PREFER_READER (its
+ * default): a lock made with an attribute prefers readers, as in glibc;
+ * one made without keeps green's balanced default (docs/sync.md). */
 hidden int green_rwlockattr_kind(const pthread_rwlockattr_t *a)
 {
 	int k = PTHREAD_RWLOCK_PREFER_READER_NP;
 	pthread_rwlockattr_getkind_np(a, &k);
-	return k == PTHREAD_RWLOCK_PREFER_READER_NP ? 0 : k + 1;
+	return k + 1;
 }
 
 hidden int green_barrierattr_shared(const pthread_barrierattr_t *a)

@@ -15,6 +15,7 @@ _Noreturn void abort(void)
 	unsigned long long all = -1ULL;
 	struct green_kset abrt = green_kset(1ULL << (SIGABRT - 1));
 
+	__green_explore_report();   /* under GREEN_SCHED: the seed and decision hash */
 	raise(SIGABRT);
 	/* a handler returned: the default action, whatever the program set */
 	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, 0, _NSIG / 8);

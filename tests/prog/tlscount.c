@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
 
 static __thread int counter;
 
@@ -30,7 +31,7 @@ int main(void)
 
 	for (int i = 0; i < 3; i++) {
 		if ((e = pthread_create(&t[i], 0, count, 0))) {
-			printf("pthread_create: %s\n", strerror(e));
+			printf("pthread_create: %s\n", e == ENOTSUP ? "ENOTSUP" : strerror(e));
 			return 3;
 		}
 	}

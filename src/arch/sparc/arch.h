@@ -29,6 +29,10 @@
 #define GREEN_ARCH_UC_PC(uc) (((const unsigned long *)(uc))[1])
 #endif
 
+/* ... so the mask a handler's return restores is not reachable as a
+ * ucontext_t's uc_sigmask (core/signal.c holds no signal in the kernel) */
+#define GREEN_ARCH_UC_HAS_MASK 0
+
 /* the real (unbiased) address the stack pointer points at */
 static inline void *__green_arch_sp(void)
 {

@@ -1,0 +1,20 @@
+#!/bin/sh
+# The Check suites under seeded schedules (GREEN_SCHED, docs/scheduler.md):
+# a correct program never fails, whatever the interleaving.  Tests of an
+# exact schedule or of elapsed real time skip themselves (explored() and
+# ticking() in tests/testutil.h).  Random and PCT, both stack modes.
+. "$GREEN_SRC/tests/lib.sh"
+rc=0
+for s in random:1 pct:1 random:3:copied pct:5:3:copied; do
+	case $s in
+	*:copied) stacks=copied; s=${s%:copied} ;;
+	*) stacks=separate ;;
+	esac
+	echo "== GREEN_SCHED=$s GREEN_STACKS=$stacks"
+	# each forked test prints its seed line at exit: keep the log short
+	GREEN_SCHED=$s GREEN_STACKS=$stacks $GREEN_RUN "$B/tests/runner-green" 2>&1 |
+		grep -v '^green: GREEN_SCHED=' > "$B/tests/check-explore.out"
+	cat "$B/tests/check-explore.out"
+	grep -q '^100%: Checks: [0-9]*, Failures: 0, Errors: 0' "$B/tests/check-explore.out" || rc=1
+done
+exit $rc
