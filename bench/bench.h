@@ -220,5 +220,6 @@ int cmd_pingpong(int argc, char **argv);
 int cmd_shared(int argc, char **argv);
 int cmd_bursty(int argc, char **argv);
 int cmd_tp(int argc, char **argv) __attribute__((weak));   /* tls.c */
+int cmd_pshared(int argc, char **argv) __attribute__((weak));   /* pshared.c */
 
 #endif

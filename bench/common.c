@@ -197,6 +197,7 @@ static const struct {
 	{ "shared", cmd_shared },
 	{ "bursty", cmd_bursty },
 	{ "tp", cmd_tp },              /* bench-green-tls only (tls.c) */
+	{ "pshared", cmd_pshared },    /* not in the Pth build (pshared.c) */
 };
 
 int main(int argc, char **argv)
@@ -218,6 +219,6 @@ int main(int argc, char **argv)
 				return r;
 			}
 	fprintf(stderr, "usage: bench-%s micro|probe|ticks|maxthreads|procswitch|"
-	        "pingpong|shared|bursty [args]\n", B_IMPL);
+	        "pingpong|shared|bursty|pshared [args]\n", B_IMPL);
 	return 2;
 }

@@ -39,7 +39,7 @@ mkdir -p "$out"
 rm -rf "$raw"
 mkdir -p "$raw"
 
-srcs="common.c micro.c system.c workloads.c"
+srcs="common.c micro.c system.c workloads.c pshared.c"
 deps="bench.h $srcs"
 newer() {   # newer BINARY: is any source newer than BINARY (or is it missing)?
 	[ -x "$1" ] || return 0
@@ -78,10 +78,10 @@ fi
 # Ping-Pong sizes (--quick shrinks them to stay under 3 minutes)
 if [ $quick = yes ]; then
 	trials=5 scale=0.25 budget=6 min_trials=1 limit=90
-	pp_one="1 200000" pp_many="1000 100" pth_many_limit=15
+	pp_one="1 200000" pp_many="1000 100" pth_many_limit=15 ps_rounds=1000
 else
 	trials=11 scale=1 budget=40 min_trials=3 limit=300
-	pp_one="1 1000000" pp_many="5000 100" pth_many_limit=60
+	pp_one="1 1000000" pp_many="5000 100" pth_many_limit=60 ps_rounds=5000
 fi
 ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 cpu=${BENCH_CPU:-$((ncpu - 1))}
@@ -223,6 +223,13 @@ for c in $cols; do
 	done
 done
 unset BENCH_BUDGET
+
+# ---- cross-process wake-up: two processes ping-pong on a process-shared
+# mutex and condition variable (bench/pshared.c); green idle and busy
+log "cross-process wake-up"
+run sep.pshared $(cmd sep) pshared $ps_rounds 0
+run sep.pshared.busy $(cmd sep) pshared $ps_rounds 1
+run k11.pshared $(cmd k11) pshared $ps_rounds 0
 
 # ---- seeded schedules (GREEN_SCHED): the cost of a decision, and of
 # --sched-points on a CPU-bound thread (bench/explore.c)

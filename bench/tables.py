@@ -411,6 +411,24 @@ class Tables:
                    cell(w) if w else "unavailable (the kernel does not enable FSGSBASE)",
                    cell(a) if a else "n/a"))
 
+    def pshared_table(self):
+        self.w("| waiting process | median | p10 | p90 | p99 | min | max | samples |")
+        self.w("|---|---:|---:|---:|---:|---:|---:|---:|")
+        for label, run, metric in (
+                ("green, idle (futex_waitv in the idle loop)", "sep.pshared", "pshared_wake"),
+                ("green, busy (another thread computes: noticed at a tick)", "sep.pshared.busy",
+                 "pshared_wake_busy"),
+                ("1:1 (musl), idle", "k11.pshared", "pshared_wake")):
+            r = self.raw.run(run)
+            t = r.T.get(metric)
+            pct = r.V.get(metric + "_pct")
+            if not t:
+                self.w("| %s | n/a (%s) |||||||" % (label, r.failed or "not measured"))
+                continue
+            p = [val(float(x)) for x in pct[0][:3]] if pct and len(pct[0]) >= 3 else ["n/a"] * 3
+            self.w("| %s | **%s** | %s | %s | %s | %s | %s | %d |" % (
+                label, val(t[0]), p[0], p[1], p[2], val(t[1]), val(t[2]), t[4]))
+
     def procswitch_table(self):
         ps = self.procswitch()
         if not ps:
@@ -618,6 +636,14 @@ class Tables:
                "`getpid` system call.")
         self.w()
         self.procswitch_table()
+        self.w()
+        self.w("## Cross-process wake-up (process-shared mutex + condition variable)")
+        self.w()
+        self.w("Two processes ping-pong on a process-shared mutex and condition variable "
+               "(`bench pshared`); a sample is one process's signal to the other's waiter "
+               "running with the mutex (docs/sync.md, section 'Process-shared objects').")
+        self.w()
+        self.pshared_table()
         self.w()
         self.w("## Workloads: Harman's Ping-Pong, shared data, bursty threads")
         self.w()

@@ -95,19 +95,6 @@ START_TEST(waits_for_last)
 }
 END_TEST
 
-/* Green: process-shared barriers are refused at init. */
-START_TEST(pshared_refused)
-{
-	pthread_barrierattr_t a;
-	pthread_barrier_t b;
-
-	pthread_barrierattr_init(&a);
-	ck_assert_int_eq(pthread_barrierattr_setpshared(&a, PTHREAD_PROCESS_SHARED), 0);
-	ck_assert_int_eq(pthread_barrier_init(&b, &a, 2), ENOTSUP);
-	pthread_barrierattr_destroy(&a);
-}
-END_TEST
-
 Suite *suite_barrier(void)
 {
 	Suite *s = suite_create("barrier");
@@ -118,7 +105,6 @@ Suite *suite_barrier(void)
 	tcase_add_test(tc, rounds_one_serial);
 	if (GREEN_MODE) {
 		tcase_add_test(tc, waits_for_last);
-		tcase_add_test(tc, pshared_refused);
 	}
 	suite_add_tcase(s, tc);
 	return s;

@@ -241,9 +241,10 @@ END_TEST
 
 /* ---- refused attributes */
 
-/* Robust and priority-inheritance mutexes are accepted in both modes
- * (check_posix.c tests them); process-shared ones green refuses at init
- * with ENOTSUP, musl accepts them. */
+/* Robust, priority-inheritance and process-shared mutexes are accepted
+ * in both modes (check_posix.c and check_pshared.c test them); green
+ * refuses priority inheritance for a process-shared mutex with ENOTSUP
+ * at init, musl accepts it. */
 START_TEST(unsupported_attrs)
 {
 	int want = GREEN_MODE ? ENOTSUP : 0;
@@ -262,8 +263,12 @@ START_TEST(unsupported_attrs)
 
 	pthread_mutexattr_init(&a);
 	ck_assert_int_eq(pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED), 0);
-	ck_assert_int_eq(pthread_mutex_init(&m, &a), want);
-	if (!want) pthread_mutex_destroy(&m);
+	ck_assert_int_eq(pthread_mutex_init(&m, &a), 0);
+	pthread_mutex_destroy(&m);
+	if (pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT) == 0) {
+		ck_assert_int_eq(pthread_mutex_init(&m, &a), want);
+		if (!want) pthread_mutex_destroy(&m);
+	}
 	pthread_mutexattr_destroy(&a);
 
 	/* the attribute itself may be refused where the kernel lacks PI */

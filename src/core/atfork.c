@@ -39,6 +39,7 @@ hidden void __fork_handler(int who)
 	struct atfork *a;
 	if (who < 0 && __green_started)
 		__green_cur->tid = __pthread_self()->tid;
+	if (who > 0) __green_pshared_reset();
 	if (who > 0 && __green_started)
 		__green_fork_child();
 	if (!first) return;

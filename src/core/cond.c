@@ -12,8 +12,18 @@
  *   cond queue ──signal──> mutex free?  yes: owner = waiter, RUNNABLE
  *                                       no:  mutex queue (BLOCKED, GW_MUTEX)
  *   deadline / cancel ──> RUNNABLE without the mutex: re-acquire it first
+ *
+ * A process-shared condition, or a wait with a process-shared mutex,
+ * cannot queue threads of several processes on one green queue.  It
+ * waits on a sequence word instead (shared_wait): the waiter notes the
+ * word, releases the mutex and parks while the word is unchanged
+ * (pshared.c); a signal bumps the word and wakes one waiter of its own
+ * process, or asks the kernel to wake one elsewhere.  The woken waiter
+ * then locks the mutex as any thread would.  A signal may wake more
+ * than one such waiter (a spurious wake-up, which POSIX permits).
  */
 #include <errno.h>
+#include <limits.h>
 #include "green.h"
 #include "sync.h"
 
@@ -23,15 +33,21 @@ int pthread_cond_init(pthread_cond_t *restrict c, const pthread_condattr_t *rest
 {
 	struct gcond *g = (struct gcond *)c;
 	*c = (pthread_cond_t){ 0 };
-	if (a && green_condattr_read(a, &g->clock))
-		return ENOTSUP;   /* process-shared: docs/sync.md */
+	if (a) g->shared = green_condattr_read(a, &g->clock);
 	return 0;
 }
 
 int pthread_cond_destroy(pthread_cond_t *c)
 {
 	struct gcond *g = (struct gcond *)c;
-	return gq_empty(&g->q) ? 0 : EBUSY;
+	return gq_empty(&g->q) && !g->nwait ? 0 : EBUSY;
+}
+
+/* Bump the sequence and wake n shared waiters (the caller saw some). */
+static void shared_signal(struct gcond *c, int n)
+{
+	__sync_fetch_and_add(&c->seq, 1);
+	__green_pshared_wake(&c->seq, n, c->nwait > 0);
 }
 
 hidden void __green_cond_signal(struct gcond *c, int n)
@@ -39,6 +55,10 @@ hidden void __green_cond_signal(struct gcond *c, int n)
 	struct green_thread *t;
 	struct gmutex *m;
 
+	if (c->nwait && (c->shared || gq_empty(&c->q))) {
+		shared_signal(c, n < 0 ? INT_MAX : n);
+		if (c->shared) return;
+	}
 	GREEN_ENTER();
 	while (n-- && (t = __gq_pop(&c->q))) {
 		m = t->wait_aux;
@@ -58,6 +78,41 @@ hidden void __green_cond_signal(struct gcond *c, int n)
 	GREEN_LEAVE();
 }
 
+/* The wait on the sequence word, with any kind of mutex (see the top). */
+static int shared_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
+                       const struct timespec *at)
+{
+	struct green_thread *self = __green_cur;
+	uint64_t deadline = GREEN_NO_DEADLINE;
+	unsigned step = 0;
+	int r, err, seq, count, got;
+
+	if (m->type & GM_PSHARED ? !__green_pmutex_owned((struct gpmutex *)m) : m->owner != self)
+		return EPERM;
+	if (at) {
+		deadline = __green_deadline(clk, at, &err);
+		if (err) return err;
+	}
+	__green_cancel_point();
+
+	seq = c->seq;
+	__sync_fetch_and_add(&c->nwait, 1);
+	count = m->count;          /* at the same offset in both layouts */
+	m->count = 0;
+	__pthread_mutex_unlock((pthread_mutex_t *)m);
+	self->canceling = 1;
+	do r = __green_pshared_wait(&c->seq, seq, deadline, GW_COND, c, &step);
+	while (!r && c->seq == seq);
+	self->canceling = 0;
+	__sync_fetch_and_sub(&c->nwait, 1);
+	got = __pthread_mutex_lock((pthread_mutex_t *)m);
+	if (got != ENOTRECOVERABLE) m->count = count;
+
+	if (r == ECANCELED) __green_cancel_point();  /* handlers run with the mutex held */
+	if (got) return got;    /* robust: EOWNERDEAD (held) or ENOTRECOVERABLE */
+	return r == ETIMEDOUT ? ETIMEDOUT : 0;
+}
+
 hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
                              const struct timespec *at)
 {
@@ -65,6 +120,7 @@ hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
 	uint64_t deadline = GREEN_NO_DEADLINE;
 	int r, err, count, got = 0;
 
+	if (c->shared || (m->type & GM_PSHARED)) return shared_wait(c, m, clk, at);
 	if (m->owner != self) return EPERM;
 	if (at) {
 		deadline = __green_deadline(clk, at, &err);

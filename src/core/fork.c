@@ -39,6 +39,7 @@ hidden void __green_fork_child(void)
 	__green_timers_reset();
 	__green_futex_reset();
 	__green_io_reset();
+	__green_pshared_reset();
 	__green_reap_reset();
 	if (self != &__green_main) __green_main.state = GS_EXITED;
 	__green_pid = __syscall(SYS_getpid);

@@ -387,6 +387,22 @@ hidden int __green_futex_wake(const volatile void *addr, int n);
 hidden void __green_word_lock(volatile int *w, int me, int flag);
 hidden void __green_word_unlock(volatile int *w, int flag);
 
+/* ---- waits on words of process-shared objects (pshared.c)
+ * __green_pshared_wait parks (outside any critical section) while
+ * *w == val, until woken, the deadline or a re-check (step: the caller's
+ * back-off state, 0 at first): 0 (look again), ETIMEDOUT, EINTR,
+ * ECANCELED.  __green_pshared_wake wakes n of this process's waiters,
+ * and, if fewer and `others`, asks the kernel for the rest.
+ * __green_pshared_idle is the scheduler's idle wait while threads wait
+ * on shared words and none on descriptors (poll.c). */
+hidden int __green_pshared_wait(volatile int *w, int val, uint64_t deadline,
+                                enum gwait kind, const void *obj, unsigned *step);
+hidden void __green_pshared_wake(volatile int *w, int n, int others);
+hidden int __green_pshared_waiting(void);
+hidden int __green_pshared_idle(uint64_t deadline);
+hidden void __green_pshared_reset(void);          /* in a forked child */
+hidden int __green_pshared_pid(void);
+
 /* ---- thread control blocks (tls.c) */
 extern hidden size_t __green_tls_bytes;
 hidden int __green_tls_init(void);
@@ -403,6 +419,7 @@ hidden void __green_tsd_run_dtors(struct green_thread *);
 hidden void __green_cancel_point(void);         /* acts on a pending cancel */
 hidden void __green_cancel_async(struct green_thread *); /* after a switch: asynchronous cancel */
 hidden void __green_mutex_owner_died(struct green_thread *); /* robust mutexes of an exiting thread */
+hidden void __green_pmutex_owner_died(struct green_thread *); /* ... and its robust shared ones */
 hidden struct green_thread *__green_lookup(pthread_t);  /* registry.c */
 hidden int __green_registry_add(struct green_thread *);
 hidden void __green_registry_del(struct green_thread *);

@@ -96,4 +96,5 @@ hidden void __green_tsd_run_dtors(struct green_thread *t)
 		if (!again) break;
 	}
 	if (t->mheld) __green_mutex_owner_died(t);
+	__green_pmutex_owner_died(t);
 }

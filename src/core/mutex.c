@@ -23,9 +23,11 @@
  * boost is recomputed from the PI mutexes it still holds (the head of
  * each one's queue is its highest waiter).  On one CPU this is exact.
  *
- * Refused with ENOTSUP at pthread_mutex_init, never silently ignored:
- * process-shared mutexes (docs/posix.md).  PTHREAD_PRIO_PROTECT is
- * refused by musl's pthread_mutexattr_setprotocol itself.
+ * Process-shared mutexes have a layout and code of their own (pmutex.c);
+ * the entry points here pass them on.  Refused with ENOTSUP at
+ * pthread_mutex_init: priority inheritance across processes
+ * (docs/posix.md).  PTHREAD_PRIO_PROTECT is refused by musl's
+ * pthread_mutexattr_setprotocol itself.
  */
 #include <errno.h>
 #include "runq.h"
@@ -38,15 +40,16 @@ int pthread_mutex_init(pthread_mutex_t *restrict m, const pthread_mutexattr_t *r
 	struct gmutex *g = (struct gmutex *)m;
 	unsigned type = a ? green_mutexattr_bits(a) : 0;
 
-	if (type & (GM_PSHARED | GM_PROTECT)) return ENOTSUP;
+	if ((type & GM_PROTECT) || (type & (GM_PSHARED | GM_PI)) == (GM_PSHARED | GM_PI)) return ENOTSUP;
 	*m = (pthread_mutex_t){ 0 };
-	g->type = type & (3 | GM_ROBUST | GM_PI);
+	g->type = type & (3 | GM_ROBUST | GM_PI | GM_PSHARED);
 	return 0;
 }
 
 int pthread_mutex_destroy(pthread_mutex_t *m)
 {
 	struct gmutex *g = (struct gmutex *)m;
+	if (g->type & GM_PSHARED) return __green_pmutex_destroy((struct gpmutex *)g);
 	if (g->owner || !gq_empty(&g->q)) return EBUSY;
 	return 0;
 }
@@ -193,6 +196,7 @@ static int lock(struct gmutex *g, clockid_t clk, const struct timespec *at, int 
 	uint64_t deadline = GREEN_NO_DEADLINE;
 	int r, err;
 
+	if (g->type & GM_PSHARED) return __green_pmutex_lock((struct gpmutex *)g, clk, at, try);
 	GREEN_ENTER();
 	if (!g->owner || (g->type & GM_NOTRECOVERABLE)) {
 		r = __green_mutex_acquire(g, GREEN_NO_DEADLINE);   /* does not wait */
@@ -250,6 +254,7 @@ int __pthread_mutex_unlock(pthread_mutex_t *m)
 	struct gmutex *g = (struct gmutex *)m;
 	struct green_thread *self = __green_cur;
 
+	if (g->type & GM_PSHARED) return __green_pmutex_unlock((struct gpmutex *)g);
 	GREEN_ENTER();
 	if (g->owner != self) {
 		/* ERRORCHECK, RECURSIVE and robust must refuse; so do we for
@@ -288,6 +293,7 @@ int pthread_mutex_consistent(pthread_mutex_t *m)
 	struct gmutex *g = (struct gmutex *)m;
 	int r = EINVAL;
 
+	if (g->type & GM_PSHARED) return __green_pmutex_consistent((struct gpmutex *)g);
 	GREEN_ENTER();
 	if ((g->type & GM_ROBUST) && (g->type & GM_OWNERDEAD) && g->owner == __green_cur) {
 		g->type &= ~GM_OWNERDEAD;

@@ -186,6 +186,7 @@ hidden int __green_poll_wait(uint64_t deadline)
 	}
 	if (gq_empty(&__green_io_q)) {
 		long long kts[2];
+		if (__green_pshared_waiting()) return __green_pshared_idle(deadline);  /* pshared.c */
 		return __syscall(GREEN_SYS_PPOLL, 0, 0, green_k_ts(tsp, kts), __green_idle_mask, _NSIG / 8);
 	}
 	return mux_round(tsp);

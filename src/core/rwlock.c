@@ -22,8 +22,17 @@
  * waiters come first (queue.c).
  *
  * Locks are handed over: a woken thread already holds what it waited for.
+ *
+ * A process-shared rwlock (struct gprw) keeps all its state in words of
+ * its own: the lock word counts readers or says "writer", the writer is
+ * named by pid and thread id, and waiters of every process are counted.
+ * Waiters park on the lock word (pshared.c) and retry when it changes;
+ * there is no hand-off and no queue, so the policy is the simple one: a
+ * reader gets in whenever no writer holds the lock (writers can starve
+ * under a stream of readers; the kind is kept but not applied).
  */
 #include <errno.h>
+#include <limits.h>
 #include "runq.h"
 
 struct grw {
@@ -41,17 +50,104 @@ _Static_assert(sizeof(struct grw) <= sizeof(pthread_rwlock_t), "grw fits");
 
 static struct grw *G(pthread_rwlock_t *l) { return (struct grw *)l; }
 
+/* ---- process-shared */
+
+#define K_SHARED 0x100            /* in kind: the lock is a gprw */
+#define PRW_WRITER (-1)
+
+struct gprw {
+	volatile int lk;              /* readers, or PRW_WRITER */
+	int kind;                     /* as grw.kind, K_SHARED set */
+	volatile int nwait;           /* waiters in every process */
+	volatile int wpid, wid;       /* the writer: pid and thread id */
+};
+_Static_assert(sizeof(struct gprw) <= sizeof(pthread_rwlock_t), "gprw fits");
+
+static int shared(pthread_rwlock_t *l) { return G(l)->kind & K_SHARED; }
+static struct gprw *P(pthread_rwlock_t *l) { return (struct gprw *)l; }
+
+static int pwriter_is_me(struct gprw *p, int pid)
+{
+	return p->lk == PRW_WRITER && p->wpid == pid && p->wid == (int)__green_cur->id;
+}
+
+/* A wait on the lock word seen as v; 0 to retry, or the error. */
+static int pwait(struct gprw *p, int v, uint64_t deadline, unsigned *step)
+{
+	int r;
+	__sync_fetch_and_add(&p->nwait, 1);
+	r = __green_pshared_wait(&p->lk, v, deadline, GW_RWLOCK, p, step);
+	__sync_fetch_and_sub(&p->nwait, 1);
+	return r == ETIMEDOUT ? r : 0;
+}
+
+static int plock(pthread_rwlock_t *l, int wr, clockid_t clk, const struct timespec *at, int try)
+{
+	struct gprw *p = P(l);
+	uint64_t deadline = GREEN_NO_DEADLINE;
+	unsigned step = 0;
+	int pid = __green_pshared_pid(), v, err, timed = 0, waited = 0;
+
+	if (pwriter_is_me(p, pid)) return EDEADLK;
+	for (;;) {
+		v = p->lk;
+		if (wr ? v == 0 : v >= 0 && v < INT_MAX - 1) {
+			if (__sync_val_compare_and_swap(&p->lk, v, wr ? PRW_WRITER : v + 1) != v) continue;
+			if (wr) {
+				p->wpid = pid;
+				p->wid = __green_cur->id;
+			} else {
+				__green_cur->rdlocks++;
+			}
+			return 0;
+		}
+		if (try) return EBUSY;
+		if (timed) return ETIMEDOUT;
+		if (at && !waited) {
+			deadline = __green_deadline(clk, at, &err);
+			if (err) return err;
+		}
+		waited = 1;
+		timed = pwait(p, v, deadline, &step) == ETIMEDOUT;
+	}
+}
+
+static int punlock(pthread_rwlock_t *l)
+{
+	struct gprw *p = P(l);
+	int v;
+
+	if (pwriter_is_me(p, __green_pshared_pid())) {
+		p->wpid = p->wid = 0;
+		__sync_lock_test_and_set(&p->lk, 0);
+		__sync_synchronize();
+		if (p->nwait) __green_pshared_wake(&p->lk, INT_MAX, 1);
+		return 0;
+	}
+	if (!__green_cur->rdlocks) return EPERM;
+	do {
+		v = p->lk;
+		if (v <= 0) return EPERM;
+	} while (__sync_val_compare_and_swap(&p->lk, v, v - 1) != v);
+	__green_cur->rdlocks--;
+	if (v == 1 && p->nwait) __green_pshared_wake(&p->lk, INT_MAX, 1);
+	return 0;
+}
+
+/* ---- initialisation */
+
 int pthread_rwlock_init(pthread_rwlock_t *restrict l, const pthread_rwlockattr_t *restrict a)
 {
 	*l = (pthread_rwlock_t){ 0 };
-	if (a && green_rwlockattr_shared(a)) return ENOTSUP;   /* process-shared: docs/sync.md */
 	if (a) G(l)->kind = green_rwlockattr_kind(a);
+	if (a && green_rwlockattr_shared(a)) G(l)->kind |= K_SHARED;
 	return 0;
 }
 
 int pthread_rwlock_destroy(pthread_rwlock_t *l)
 {
 	struct grw *g = G(l);
+	if (shared(l)) return P(l)->lk || P(l)->nwait ? EBUSY : 0;
 	return g->readers || g->writer || !gq_empty(&g->rq) || !gq_empty(&g->wq) ? EBUSY : 0;
 }
 
@@ -170,16 +266,34 @@ static int wrlock(struct grw *g, clockid_t clk, const struct timespec *at, int t
 	return r;
 }
 
-int __pthread_rwlock_rdlock(pthread_rwlock_t *l) { return rdlock(G(l), CLOCK_REALTIME, 0, 0); }
-int __pthread_rwlock_tryrdlock(pthread_rwlock_t *l) { return rdlock(G(l), CLOCK_REALTIME, 0, 1); }
+int __pthread_rwlock_rdlock(pthread_rwlock_t *l)
+{
+	if (shared(l)) return plock(l, 0, CLOCK_REALTIME, 0, 0);
+	return rdlock(G(l), CLOCK_REALTIME, 0, 0);
+}
+int __pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
+{
+	if (shared(l)) return plock(l, 0, CLOCK_REALTIME, 0, 1);
+	return rdlock(G(l), CLOCK_REALTIME, 0, 1);
+}
 int __pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict l, const struct timespec *restrict at)
 {
+	if (shared(l)) return plock(l, 0, CLOCK_REALTIME, at, 0);
 	return rdlock(G(l), CLOCK_REALTIME, at, 0);
 }
-int __pthread_rwlock_wrlock(pthread_rwlock_t *l) { return wrlock(G(l), CLOCK_REALTIME, 0, 0); }
-int __pthread_rwlock_trywrlock(pthread_rwlock_t *l) { return wrlock(G(l), CLOCK_REALTIME, 0, 1); }
+int __pthread_rwlock_wrlock(pthread_rwlock_t *l)
+{
+	if (shared(l)) return plock(l, 1, CLOCK_REALTIME, 0, 0);
+	return wrlock(G(l), CLOCK_REALTIME, 0, 0);
+}
+int __pthread_rwlock_trywrlock(pthread_rwlock_t *l)
+{
+	if (shared(l)) return plock(l, 1, CLOCK_REALTIME, 0, 1);
+	return wrlock(G(l), CLOCK_REALTIME, 0, 1);
+}
 int __pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict l, const struct timespec *restrict at)
 {
+	if (shared(l)) return plock(l, 1, CLOCK_REALTIME, at, 0);
 	return wrlock(G(l), CLOCK_REALTIME, at, 0);
 }
 
@@ -187,6 +301,7 @@ int pthread_rwlock_clockrdlock(pthread_rwlock_t *restrict l, clockid_t clk,
                                const struct timespec *restrict at)
 {
 	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) return EINVAL;
+	if (shared(l)) return plock(l, 0, clk, at, 0);
 	return rdlock(G(l), clk, at, 0);
 }
 
@@ -194,6 +309,7 @@ int pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict l, clockid_t clk,
                                const struct timespec *restrict at)
 {
 	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) return EINVAL;
+	if (shared(l)) return plock(l, 1, clk, at, 0);
 	return wrlock(G(l), clk, at, 0);
 }
 
@@ -202,6 +318,7 @@ int __pthread_rwlock_unlock(pthread_rwlock_t *l)
 	struct grw *g = G(l);
 	struct green_thread *self = __green_cur;
 
+	if (shared(l)) return punlock(l);
 	GREEN_ENTER();
 	if (g->writer == self) {
 		g->writer = 0;

@@ -29,6 +29,18 @@ struct gcond {
 	int clock;                    /* clockid for timed waits */
 	int shared;
 	struct gq q;                  /* waiters; each remembers its mutex in wait_aux */
+	volatile int seq;             /* shared waits (cond.c): bumped by every signal */
+	volatile int nwait;           /* threads in shared waits, in every process */
+};
+
+/* A process-shared mutex (pmutex.c): no pointers, the lock word is the
+ * kernel's robust futex word. */
+struct gpmutex {
+	int type;                     /* as gmutex.type, GM_PSHARED set */
+	int count;                    /* recursive depth beyond the first lock */
+	volatile int lock;            /* 0, or owner pid | waiters | owner died */
+	volatile int owner;           /* the owning green thread's id in its process */
+	void *volatile next;          /* the owner process's robust list */
 };
 
 hidden int __green_mutex_acquire(struct gmutex *, uint64_t deadline);
@@ -37,5 +49,12 @@ hidden void __green_mutex_own(struct gmutex *, struct green_thread *);
 hidden void __green_pi_boost(struct gmutex *, struct green_thread *waiter);
 hidden int __green_cond_wait(struct gcond *, struct gmutex *, clockid_t, const struct timespec *);
 hidden void __green_cond_signal(struct gcond *, int n);
+
+hidden int __green_pmutex_lock(struct gpmutex *, clockid_t, const struct timespec *, int try);
+hidden int __green_pmutex_unlock(struct gpmutex *);
+hidden int __green_pmutex_consistent(struct gpmutex *);
+hidden int __green_pmutex_destroy(struct gpmutex *);
+hidden int __green_pmutex_owned(struct gpmutex *);
+hidden void __green_pmutex_reset(void);
 
 #endif

@@ -1,0 +1,599 @@
+/*
+ * check_pshared.c — Check suite: process-shared mutexes, condition
+ * variables, rwlocks, barriers and robust mutexes, used by a parent and
+ * a forked child (each with threads of its own) through an anonymous
+ * MAP_SHARED mapping.  The processes meet on the shared objects
+ * themselves or on pipes; alarm() in the child is only a hang guard.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "testutil.h"
+
+#define GUARD_S 120
+
+/* a failed check in a child: say where, and exit non-zero */
+#define CHILD_OK(c) do { \
+	if (!(c)) { \
+		fprintf(stderr, "child: %s:%d: %s\n", __FILE__, __LINE__, #c); \
+		_exit(1); \
+	} \
+} while (0)
+
+static void *shared_alloc(size_t n)
+{
+	void *p = mmap(0, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	memset(p, 0, n);
+	return p;
+}
+
+static pid_t fork_child(void)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) alarm(GUARD_S);
+	return pid;
+}
+
+static void reap_ok(pid_t pid)
+{
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
+}
+
+static void init_mutex(pthread_mutex_t *m, int robust)
+{
+	pthread_mutexattr_t a;
+	ck_assert_int_eq(pthread_mutexattr_init(&a), 0);
+	ck_assert_int_eq(pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED), 0);
+	if (robust) ck_assert_int_eq(pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST), 0);
+	ck_assert_int_eq(pthread_mutex_init(m, &a), 0);
+	pthread_mutexattr_destroy(&a);
+}
+
+static void init_cond(pthread_cond_t *c, clockid_t clk)
+{
+	pthread_condattr_t a;
+	ck_assert_int_eq(pthread_condattr_init(&a), 0);
+	ck_assert_int_eq(pthread_condattr_setpshared(&a, PTHREAD_PROCESS_SHARED), 0);
+	ck_assert_int_eq(pthread_condattr_setclock(&a, clk), 0);
+	ck_assert_int_eq(pthread_cond_init(c, &a), 0);
+	pthread_condattr_destroy(&a);
+}
+
+/* ---- mutual exclusion: threads of two processes increment one counter */
+
+#define NTHR 4
+#define NINC 3000
+
+struct counter {
+	pthread_mutex_t m;
+	volatile long n;
+	volatile long bad;      /* a second thread found inside */
+	volatile int inside;
+};
+
+static void *incrementer(void *arg)
+{
+	struct counter *c = arg;
+	for (int i = 0; i < NINC; i++) {
+		if (pthread_mutex_lock(&c->m)) c->bad++;
+		if (c->inside++) c->bad++;
+		long v = c->n;
+		if (i % 64 == 0) sched_yield();    /* let others find it held */
+		c->n = v + 1;
+		c->inside--;
+		if (pthread_mutex_unlock(&c->m)) c->bad++;
+	}
+	return 0;
+}
+
+static void run_incrementers(struct counter *c)
+{
+	pthread_t t[NTHR];
+	for (int i = 0; i < NTHR; i++) pthread_create(&t[i], 0, incrementer, c);
+	for (int i = 0; i < NTHR; i++) pthread_join(t[i], 0);
+}
+
+START_TEST(mutex_counter)
+{
+	struct counter *c = shared_alloc(sizeof *c);
+	pid_t pid;
+
+	init_mutex(&c->m, 0);
+	pid = fork_child();
+	if (!pid) {
+		run_incrementers(c);
+		_exit(0);
+	}
+	run_incrementers(c);
+	reap_ok(pid);
+	ck_assert_int_eq(c->bad, 0);
+	ck_assert_int_eq(c->n, 2L * NTHR * NINC);
+	ck_assert_int_eq(pthread_mutex_destroy(&c->m), 0);
+}
+END_TEST
+
+/* trylock sees the other process's hold; errorcheck and recursive
+ * types keep their meaning */
+START_TEST(mutex_trylock_types)
+{
+	struct { pthread_mutex_t m, r; } *s = shared_alloc(sizeof *s);
+	pthread_mutexattr_t a;
+	int go[2], back[2];
+	char ch;
+	pid_t pid;
+
+	ck_assert_int_eq(pthread_mutexattr_init(&a), 0);
+	ck_assert_int_eq(pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED), 0);
+	ck_assert_int_eq(pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK), 0);
+	ck_assert_int_eq(pthread_mutex_init(&s->m, &a), 0);
+	ck_assert_int_eq(pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE), 0);
+	ck_assert_int_eq(pthread_mutex_init(&s->r, &a), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	ck_assert_int_eq(pipe(back), 0);
+
+	ck_assert_int_eq(pthread_mutex_lock(&s->m), 0);
+	ck_assert_int_eq(pthread_mutex_lock(&s->m), EDEADLK);
+	ck_assert_int_eq(pthread_mutex_lock(&s->r), 0);
+	ck_assert_int_eq(pthread_mutex_lock(&s->r), 0);
+	pid = fork_child();
+	if (!pid) {
+		CHILD_OK(pthread_mutex_trylock(&s->m) == EBUSY);
+		CHILD_OK(pthread_mutex_trylock(&s->r) == EBUSY);
+		CHILD_OK(pthread_mutex_unlock(&s->m) == EPERM);
+		CHILD_OK(write(back[1], "1", 1) == 1);
+		CHILD_OK(read(go[0], &ch, 1) == 1);
+		CHILD_OK(pthread_mutex_trylock(&s->m) == 0);
+		CHILD_OK(pthread_mutex_unlock(&s->m) == 0);
+		CHILD_OK(pthread_mutex_lock(&s->r) == 0);   /* waits for the second unlock */
+		CHILD_OK(pthread_mutex_unlock(&s->r) == 0);
+		_exit(0);
+	}
+	ck_assert_int_eq(read(back[0], &ch, 1), 1);
+	ck_assert_int_eq(pthread_mutex_unlock(&s->m), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&s->r), 0);
+	ck_assert_int_eq(write(go[1], "1", 1), 1);
+	ck_assert_int_eq(pthread_mutex_unlock(&s->r), 0);
+	reap_ok(pid);
+	pthread_mutexattr_destroy(&a);
+}
+END_TEST
+
+/* ---- condition variables */
+
+struct cv {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	volatile int state, waiting, woken;
+};
+
+struct waiter_arg {
+	struct cv *s;
+	int timed;     /* 0 wait, 1 timedwait on the condition's clock, 2 clockwait REALTIME */
+	int r;
+};
+
+static int wait_until(struct cv *s, int state, int timed)
+{
+	struct timespec at;
+	int r = 0;
+	while (!r && s->state < state) {
+		if (timed == 1) {
+			clock_gettime(CLOCK_MONOTONIC, &at);
+			at.tv_sec += GUARD_S;
+			r = pthread_cond_timedwait(&s->c, &s->m, &at);
+		} else if (timed == 2) {
+			at = abs_in_ms(GUARD_S * 1000);
+			r = pthread_cond_clockwait(&s->c, &s->m, CLOCK_REALTIME, &at);
+		} else {
+			r = pthread_cond_wait(&s->c, &s->m);
+		}
+	}
+	return r;
+}
+
+/* waits for state 1, which the other process sets */
+static void *state1_waiter(void *p)
+{
+	struct waiter_arg *a = p;
+	pthread_mutex_lock(&a->s->m);
+	a->r = wait_until(a->s, 1, a->timed);
+	pthread_mutex_unlock(&a->s->m);
+	return 0;
+}
+
+/* A thread of the parent waits on the condition while the parent's main
+ * thread keeps running (it talks to the child over a pipe); the child
+ * sets the state and signals.  Untimed, timed on the monotonic clock,
+ * and clockwait on the realtime clock. */
+START_TEST(cond_cross_process)
+{
+	struct cv *s = shared_alloc(sizeof *s);
+	int go[2];
+	char ch;
+	pid_t pid;
+	pthread_t t;
+	struct waiter_arg a = { s, _i, -1 };
+
+	init_mutex(&s->m, 0);
+	init_cond(&s->c, CLOCK_MONOTONIC);
+	ck_assert_int_eq(pipe(go), 0);
+	pid = fork_child();
+	if (!pid) {
+		CHILD_OK(read(go[0], &ch, 1) == 1);
+		CHILD_OK(pthread_mutex_lock(&s->m) == 0);
+		s->state = 1;
+		CHILD_OK(pthread_cond_signal(&s->c) == 0);
+		CHILD_OK(pthread_mutex_unlock(&s->m) == 0);
+		_exit(0);
+	}
+	SPAWN(&t, state1_waiter, &a);
+	/* the main thread runs on while the waiter waits */
+	ck_assert_int_eq(write(go[1], "1", 1), 1);
+	JOIN(t, 0);
+	ck_assert_int_eq(a.r, 0);
+	ck_assert_int_eq(s->state, 1);
+	reap_ok(pid);
+	ck_assert_int_eq(pthread_cond_destroy(&s->c), 0);
+	ck_assert_int_eq(pthread_mutex_destroy(&s->m), 0);
+}
+END_TEST
+
+/* Three threads of the child wait; the parent broadcasts once they all
+ * wait (they say so through a second condition). */
+static void *bcast_waiter(void *p)
+{
+	struct cv *s = p;
+	int r;
+	pthread_mutex_lock(&s->m);
+	s->waiting++;
+	pthread_cond_broadcast(&s->c);     /* the parent waits on the same condition for this */
+	r = wait_until(s, 1, 0);
+	if (!r) s->woken++;
+	pthread_mutex_unlock(&s->m);
+	return 0;
+}
+
+START_TEST(cond_broadcast)
+{
+	struct cv *s = shared_alloc(sizeof *s);
+	pid_t pid;
+
+	init_mutex(&s->m, 0);
+	init_cond(&s->c, CLOCK_REALTIME);
+	pid = fork_child();
+	if (!pid) {
+		pthread_t t[3];
+		for (int i = 0; i < 3; i++) CHILD_OK(pthread_create(&t[i], 0, bcast_waiter, s) == 0);
+		for (int i = 0; i < 3; i++) CHILD_OK(pthread_join(t[i], 0) == 0);
+		_exit(0);
+	}
+	ck_assert_int_eq(pthread_mutex_lock(&s->m), 0);
+	while (s->waiting < 3) ck_assert_int_eq(pthread_cond_wait(&s->c, &s->m), 0);
+	s->state = 1;
+	ck_assert_int_eq(pthread_cond_broadcast(&s->c), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&s->m), 0);
+	reap_ok(pid);
+	ck_assert_int_eq(s->woken, 3);
+}
+END_TEST
+
+/* A timed wait nobody signals ends with ETIMEDOUT, on either clock,
+ * holding the mutex. */
+START_TEST(cond_timeout)
+{
+	struct cv *s = shared_alloc(sizeof *s);
+	struct timespec at;
+
+	init_mutex(&s->m, 0);
+	init_cond(&s->c, CLOCK_MONOTONIC);
+	ck_assert_int_eq(pthread_mutex_lock(&s->m), 0);
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	at.tv_nsec += 20000000;
+	if (at.tv_nsec >= 1000000000) { at.tv_sec++; at.tv_nsec -= 1000000000; }
+	ck_assert_int_eq(pthread_cond_timedwait(&s->c, &s->m, &at), ETIMEDOUT);
+	at = abs_in_ms(20);
+	ck_assert_int_eq(pthread_cond_clockwait(&s->c, &s->m, CLOCK_REALTIME, &at), ETIMEDOUT);
+	ck_assert_int_eq(pthread_mutex_trylock(&s->m), EBUSY);
+	ck_assert_int_eq(pthread_mutex_unlock(&s->m), 0);
+}
+END_TEST
+
+/* ---- barriers: two threads in each process, many rounds */
+
+#define BROUNDS 40
+
+struct bar {
+	pthread_barrier_t b;
+	volatile int arrived[BROUNDS], serial, bad;
+};
+
+static void *bar_thread(void *p)
+{
+	struct bar *s = p;
+	for (int i = 0; i < BROUNDS; i++) {
+		__sync_fetch_and_add(&s->arrived[i], 1);
+		int r = pthread_barrier_wait(&s->b);
+		if (r == PTHREAD_BARRIER_SERIAL_THREAD) __sync_fetch_and_add(&s->serial, 1);
+		else if (r) s->bad++;
+		if (s->arrived[i] != 4) s->bad++;
+	}
+	return 0;
+}
+
+static void bar_pair(struct bar *s)
+{
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, bar_thread, s);
+	for (int i = 0; i < 2; i++) pthread_join(t[i], 0);
+}
+
+START_TEST(barrier_cross_process)
+{
+	struct bar *s = shared_alloc(sizeof *s);
+	pthread_barrierattr_t a;
+	pid_t pid;
+
+	ck_assert_int_eq(pthread_barrierattr_init(&a), 0);
+	ck_assert_int_eq(pthread_barrierattr_setpshared(&a, PTHREAD_PROCESS_SHARED), 0);
+	ck_assert_int_eq(pthread_barrier_init(&s->b, &a, 4), 0);
+	pid = fork_child();
+	if (!pid) {
+		bar_pair(s);
+		_exit(0);
+	}
+	bar_pair(s);
+	reap_ok(pid);
+	ck_assert_int_eq(s->bad, 0);
+	ck_assert_int_eq(s->serial, BROUNDS);
+	ck_assert_int_eq(pthread_barrier_destroy(&s->b), 0);
+}
+END_TEST
+
+/* ---- rwlocks */
+
+static void init_rwlock(pthread_rwlock_t *l)
+{
+	pthread_rwlockattr_t a;
+	ck_assert_int_eq(pthread_rwlockattr_init(&a), 0);
+	ck_assert_int_eq(pthread_rwlockattr_setpshared(&a, PTHREAD_PROCESS_SHARED), 0);
+	ck_assert_int_eq(pthread_rwlock_init(l, &a), 0);
+	pthread_rwlockattr_destroy(&a);
+}
+
+/* Readers of two processes hold the lock at once; a writer of the child
+ * waits for the parent's reader to leave. */
+START_TEST(rwlock_readers_cross_process)
+{
+	struct { pthread_rwlock_t l; volatile int wrote; } *s = shared_alloc(sizeof *s);
+	int back[2];
+	char ch;
+	pid_t pid;
+
+	init_rwlock(&s->l);
+	ck_assert_int_eq(pipe(back), 0);
+	ck_assert_int_eq(pthread_rwlock_rdlock(&s->l), 0);
+	pid = fork_child();
+	if (!pid) {
+		CHILD_OK(pthread_rwlock_tryrdlock(&s->l) == 0);   /* beside the parent's */
+		CHILD_OK(pthread_rwlock_rdlock(&s->l) == 0);
+		CHILD_OK(pthread_rwlock_trywrlock(&s->l) == EBUSY);
+		CHILD_OK(pthread_rwlock_unlock(&s->l) == 0);
+		CHILD_OK(pthread_rwlock_unlock(&s->l) == 0);
+		CHILD_OK(pthread_rwlock_trywrlock(&s->l) == EBUSY);   /* the parent still reads */
+		CHILD_OK(write(back[1], "1", 1) == 1);
+		CHILD_OK(pthread_rwlock_wrlock(&s->l) == 0);
+		s->wrote = 1;
+		CHILD_OK(pthread_rwlock_unlock(&s->l) == 0);
+		_exit(0);
+	}
+	ck_assert_int_eq(read(back[0], &ch, 1), 1);
+	ck_assert_int_eq(s->wrote, 0);
+	ck_assert_int_eq(pthread_rwlock_unlock(&s->l), 0);
+	reap_ok(pid);
+	ck_assert_int_eq(s->wrote, 1);
+	ck_assert_int_eq(pthread_rwlock_trywrlock(&s->l), 0);
+	ck_assert_int_eq(pthread_rwlock_unlock(&s->l), 0);
+	ck_assert_int_eq(pthread_rwlock_destroy(&s->l), 0);
+}
+END_TEST
+
+/* Writers of two processes (threads in each) exclude one another. */
+struct rwc {
+	pthread_rwlock_t l;
+	volatile long n, bad;
+	volatile int inside;
+};
+
+static void *rw_incrementer(void *p)
+{
+	struct rwc *c = p;
+	for (int i = 0; i < NINC / 2; i++) {
+		if (i % 3) {
+			if (pthread_rwlock_rdlock(&c->l)) c->bad++;
+			if (c->inside < 0) c->bad++;
+			if (pthread_rwlock_unlock(&c->l)) c->bad++;
+			continue;
+		}
+		if (pthread_rwlock_wrlock(&c->l)) c->bad++;
+		if (c->inside++) c->bad++;
+		long v = c->n;
+		if (i % 32 == 0) sched_yield();
+		c->n = v + 1;
+		c->inside--;
+		if (pthread_rwlock_unlock(&c->l)) c->bad++;
+	}
+	return 0;
+}
+
+static void rw_run(struct rwc *c)
+{
+	pthread_t t[NTHR];
+	for (int i = 0; i < NTHR; i++) pthread_create(&t[i], 0, rw_incrementer, c);
+	for (int i = 0; i < NTHR; i++) pthread_join(t[i], 0);
+}
+
+START_TEST(rwlock_writers_cross_process)
+{
+	struct rwc *c = shared_alloc(sizeof *c);
+	long per = 0;
+	pid_t pid;
+
+	for (int i = 0; i < NINC / 2; i++) per += !(i % 3);
+	init_rwlock(&c->l);
+	pid = fork_child();
+	if (!pid) {
+		rw_run(c);
+		_exit(0);
+	}
+	rw_run(c);
+	reap_ok(pid);
+	ck_assert_int_eq(c->bad, 0);
+	ck_assert_int_eq(c->n, 2 * NTHR * per);
+}
+END_TEST
+
+/* ---- robust mutexes whose owner process dies */
+
+struct rob {
+	pthread_mutex_t m;
+	volatile int r, repair, r2, r3;
+};
+
+/* lock; if the owner died, repair (or not) and unlock */
+static void *robust_locker(void *p)
+{
+	struct rob *s = p;
+	s->r = pthread_mutex_lock(&s->m);
+	if (s->r != EOWNERDEAD) return 0;
+	s->r2 = s->repair ? pthread_mutex_consistent(&s->m) : 0;
+	s->r3 = pthread_mutex_unlock(&s->m);
+	return 0;
+}
+
+/* The child locks and is killed with SIGKILL.  The parent's next lock
+ * (a thread that may already be waiting) gets EOWNERDEAD; then either
+ * pthread_mutex_consistent repairs it (_i == 0), or an unlock without it
+ * leaves it ENOTRECOVERABLE (_i == 1). */
+START_TEST(robust_owner_killed)
+{
+	struct rob *s = shared_alloc(sizeof *s);
+	int back[2];
+	char ch;
+	pid_t pid;
+	pthread_t t;
+
+	init_mutex(&s->m, 1);
+	ck_assert_int_eq(pipe(back), 0);
+	pid = fork_child();
+	if (!pid) {
+		CHILD_OK(pthread_mutex_lock(&s->m) == 0);
+		CHILD_OK(write(back[1], "1", 1) == 1);
+		for (;;) pause();
+	}
+	ck_assert_int_eq(read(back[0], &ch, 1), 1);
+	ck_assert_int_eq(pthread_mutex_trylock(&s->m), EBUSY);
+	s->r = -1;
+	s->repair = _i == 0;
+	SPAWN(&t, robust_locker, s);
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	JOIN(t, 0);
+	{
+		int st;
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+		ck_assert(WIFSIGNALED(st));
+	}
+	ck_assert_int_eq(s->r, EOWNERDEAD);
+	ck_assert_int_eq(s->r2, 0);
+	ck_assert_int_eq(s->r3, 0);
+	if (_i == 0) {
+		ck_assert_int_eq(pthread_mutex_lock(&s->m), 0);
+		ck_assert_int_eq(pthread_mutex_unlock(&s->m), 0);
+	} else {
+		ck_assert_int_eq(pthread_mutex_lock(&s->m), ENOTRECOVERABLE);
+		ck_assert_int_eq(pthread_mutex_trylock(&s->m), ENOTRECOVERABLE);
+	}
+}
+END_TEST
+
+/* The owner was killed while nobody waited: the next locker, in another
+ * process, still learns it. */
+START_TEST(robust_owner_killed_no_waiter)
+{
+	struct rob *s = shared_alloc(sizeof *s);
+	int back[2];
+	char ch;
+	pid_t pid, pid2;
+
+	init_mutex(&s->m, 1);
+	ck_assert_int_eq(pipe(back), 0);
+	pid = fork_child();
+	if (!pid) {
+		CHILD_OK(pthread_mutex_lock(&s->m) == 0);
+		CHILD_OK(write(back[1], "1", 1) == 1);
+		for (;;) pause();
+	}
+	ck_assert_int_eq(read(back[0], &ch, 1), 1);
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(pid, 0, 0), pid);
+	pid2 = fork_child();
+	if (!pid2) {
+		CHILD_OK(pthread_mutex_lock(&s->m) == EOWNERDEAD);
+		CHILD_OK(pthread_mutex_consistent(&s->m) == 0);
+		CHILD_OK(pthread_mutex_unlock(&s->m) == 0);
+		_exit(0);
+	}
+	reap_ok(pid2);
+	ck_assert_int_eq(pthread_mutex_lock(&s->m), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&s->m), 0);
+}
+END_TEST
+
+/* A thread that exits holding a robust shared mutex (its process lives
+ * on) leaves EOWNERDEAD too. */
+static void *lock_and_exit(void *p)
+{
+	pthread_mutex_lock(p);
+	return 0;
+}
+
+START_TEST(robust_thread_exit)
+{
+	struct rob *s = shared_alloc(sizeof *s);
+	pthread_t t;
+
+	init_mutex(&s->m, 1);
+	SPAWN(&t, lock_and_exit, &s->m);
+	JOIN(t, 0);
+	ck_assert_int_eq(pthread_mutex_lock(&s->m), EOWNERDEAD);
+	ck_assert_int_eq(pthread_mutex_consistent(&s->m), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&s->m), 0);
+}
+END_TEST
+
+Suite *suite_pshared(void)
+{
+	Suite *s = suite_create("pshared");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, GUARD_S);
+	tcase_add_test(tc, mutex_counter);
+	tcase_add_test(tc, mutex_trylock_types);
+	tcase_add_loop_test(tc, cond_cross_process, 0, 3);
+	tcase_add_test(tc, cond_broadcast);
+	tcase_add_test(tc, cond_timeout);
+	tcase_add_test(tc, barrier_cross_process);
+	tcase_add_test(tc, rwlock_readers_cross_process);
+	tcase_add_test(tc, rwlock_writers_cross_process);
+	tcase_add_loop_test(tc, robust_owner_killed, 0, 2);
+	tcase_add_test(tc, robust_owner_killed_no_waiter);
+	tcase_add_test(tc, robust_thread_exit);
+	suite_add_tcase(s, tc);
+	return s;
+}
