@@ -41,7 +41,10 @@ hidden void __green_fork_child(void)
 	__green_io_reset();
 	__green_pshared_reset();
 	__green_reap_reset();
-	if (self != &__green_main) __green_main.state = GS_EXITED;
+	if (self != &__green_main) {
+		__green_main.state = GS_EXITED;   /* gone, and nobody may join it */
+		__green_main.detached = 1;
+	}
 	__green_pid = __syscall(SYS_getpid);
 	__green_sig_after_fork();
 	__green_tick_after_fork();

@@ -641,7 +641,10 @@ int pthread_kill(pthread_t p, int s)
 	int r = 0;
 
 	if ((unsigned)s >= NSIG_V || (s && (BIT(s) & GREEN_LIBC_SIGS))) return EINVAL;
-	if (!t || t->state == GS_EXITED) return ESRCH;
+	if (!t) return ESRCH;
+	/* a thread that has exited but was not joined keeps its ID (POSIX:
+	 * its lifetime ends at the join); the signal is discarded, as glibc does */
+	if (t->state == GS_EXITED) return t->detached ? ESRCH : 0;
 	if (!s) return 0;
 	if (!virtual) return -__syscall(SYS_tkill, __syscall(SYS_gettid), s);
 
