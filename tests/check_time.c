@@ -223,6 +223,83 @@ START_TEST(cputime_enotsup)
 END_TEST
 
 /*
+ * Per-thread CPU-time clocks.  A thread burns BURN_NS of its own CPU
+ * time (it reads its own clock until it has advanced so far: no wall
+ * time is assumed) while the main thread is blocked on a semaphore.
+ * The burner's clock, read by main through pthread_getcpuclockid, shows
+ * at least what it burned; main's own clock, read by main
+ * (CLOCK_THREAD_CPUTIME_ID) and by the burner (main's clock id), moved
+ * by less: it is not the process's time.
+ */
+#include <semaphore.h>
+#define BURN_NS (100 * (uint64_t)MS)
+static clockid_t main_clk;
+static sem_t burnt, read_done;
+static uint64_t main_before, main_after;
+static int burner_errors;
+
+static uint64_t clk_ns(clockid_t c, int *err)
+{
+	struct timespec ts = { 0, 0 };
+	if (clock_gettime(c, &ts)) ++*err;
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void *burner(void *arg)
+{
+	uint64_t t0 = clk_ns(CLOCK_THREAD_CPUTIME_ID, &burner_errors);
+	main_before = clk_ns(main_clk, &burner_errors);
+	while (!burner_errors && clk_ns(CLOCK_THREAD_CPUTIME_ID, &burner_errors) - t0 < BURN_NS)
+		;
+	main_after = clk_ns(main_clk, &burner_errors);
+	sem_post(&burnt);
+	sem_wait(&read_done);            /* alive while main reads its clock */
+	return 0;
+}
+
+START_TEST(thread_cpu_clocks)
+{
+	struct timespec req = { 0, 1 * MS }, res;
+	uint64_t mine0, mine1, his;
+	clockid_t c;
+	pthread_t t;
+	int err = 0;
+
+	start_threads();
+	sem_init(&burnt, 0, 0);
+	sem_init(&read_done, 0, 0);
+	ck_assert_int_eq(pthread_getcpuclockid(pthread_self(), &main_clk), 0);
+	mine0 = clk_ns(CLOCK_THREAD_CPUTIME_ID, &err);
+	SPAWN(&t, burner, 0);
+	ck_assert_int_eq(sem_wait(&burnt), 0);
+	mine1 = clk_ns(CLOCK_THREAD_CPUTIME_ID, &err);
+	ck_assert_int_eq(pthread_getcpuclockid(t, &c), 0);
+	his = clk_ns(c, &err);
+	ck_assert_int_eq(err, 0);
+	ck_assert_int_eq(burner_errors, 0);
+	ck_assert_uint_ge(his, BURN_NS);
+	ck_assert_uint_lt(mine1 - mine0, BURN_NS);
+	ck_assert_uint_lt(main_after - main_before, BURN_NS);
+
+	/* nanosecond resolution; the caller's own is not a clock to sleep on
+	 * (EINVAL, as Linux); another thread's is ENOTSUP in green (Linux
+	 * sleeps until that thread has used the time) */
+	ck_assert_int_eq(clock_getres(c, &res), 0);
+	ck_assert(res.tv_sec == 0 && res.tv_nsec > 0);
+	ck_assert_int_eq(clock_getres(CLOCK_THREAD_CPUTIME_ID, &res), 0);
+	ck_assert(res.tv_sec == 0 && res.tv_nsec > 0);
+	ck_assert_int_eq(clock_nanosleep(main_clk, 0, &req, 0), EINVAL);
+	ck_assert_int_eq(clock_nanosleep(CLOCK_THREAD_CPUTIME_ID, 0, &req, 0), EINVAL);
+	if (GREEN_MODE) ck_assert_int_eq(clock_nanosleep(c, 0, &req, 0), ENOTSUP);
+
+	sem_post(&read_done);
+	JOIN(t, 0);
+	sem_destroy(&burnt);
+	sem_destroy(&read_done);
+}
+END_TEST
+
+/*
  * Waiters wake while another thread computes.  One thread waits for a
  * deadline or for the kernel (a sleep, a timed condition wait, a pipe
  * read, an accept, a child's exit: each due about 100 ms later) while
@@ -406,6 +483,7 @@ Suite *suite_time(void)
 	 * no tick preempts one between its wake and its record */
 	if (cooperative()) tcase_add_test(tc, wake_order);
 	if (GREEN_MODE) tcase_add_test(tc, cputime_enotsup);
+	tcase_add_test(tc, thread_cpu_clocks);
 	suite_add_tcase(s, tc);
 
 	/* a spinner never gives the CPU up without time slicing */

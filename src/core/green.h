@@ -176,6 +176,7 @@ struct green_thread {
 
 	int np;                        /* saved no-preempt depth (switch.c) */
 	uint64_t xprio;                /* PCT priority under GREEN_SCHED, 0 until seen (explore.c) */
+	uint64_t cpu_ns;               /* CPU time charged to it, once accounting is on (cputime.c) */
 
 	/* Copied stacks (copied.c): the saved live stack [sp, top). */
 	void *save;
@@ -329,6 +330,13 @@ hidden void __green_copied_free(struct green_thread *);
 hidden int __green_in_region(const void *);
 
 extern hidden unsigned long __green_nswitch;
+
+/* ---- CPU time per thread (cputime.c): off until a program asks */
+extern hidden int __green_cpu_on;
+hidden void __green_cpu_charge(void);           /* charge the running thread up to now */
+hidden void __green_cpu_skip(void);             /* the time since the last charge is nobody's */
+hidden clockid_t __green_cpu_clockid(struct green_thread *);
+hidden int __green_cpu_clock(clockid_t, uint64_t *ns);
 
 /*
  * Signal sets.  The core keeps a set of signals 1..64 in a uint64_t, bit
