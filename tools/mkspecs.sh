@@ -11,10 +11,13 @@
 set -eu
 # Green mode also links green-gdb.o: the entry that has gdb load the
 # extension, and a reference to the layout table it reads (gdb/include.am).
-# Green mode wraps clock_gettime and clock_getres too: green threads'
-# CPU-time clocks (src/stubs/clock_gettime.c).
+# Green mode wraps clock_gettime and clock_getres too (green threads'
+# CPU-time clocks: src/stubs/clock_gettime.c) and the timer_* calls
+# (SIGEV_THREAD timers: src/stubs/timer_create.c).
 case $4 in
-green) m=1 gdbobj=" $3/green-gdb.o" wraps=" --wrap=clock_gettime --wrap=clock_getres" ;;
+green) m=1 gdbobj=" $3/green-gdb.o"
+	wraps=" --wrap=clock_gettime --wrap=clock_getres"
+	for f in create delete settime gettime getoverrun; do wraps="$wraps --wrap=timer_$f"; done ;;
 *) m=0 gdbobj= wraps= ;;
 esac
 cat <<SPECS

@@ -331,6 +331,18 @@ hidden int __green_in_region(const void *);
 
 extern hidden unsigned long __green_nswitch;
 
+/* ---- timer_create(SIGEV_THREAD): green's own timers (posix_timer.c).
+ * Their ids are negative, kernel timers' never; each returns an errno
+ * (timer_getoverrun: the count, or -EINVAL). */
+struct sigevent;
+struct itimerspec;
+static inline int green_timer_id(timer_t id) { return (intptr_t)id < 0; }
+hidden int __green_timer_create(clockid_t, const struct sigevent *, timer_t *);
+hidden int __green_timer_delete(timer_t);
+hidden int __green_timer_settime(timer_t, int, const struct itimerspec *, struct itimerspec *);
+hidden int __green_timer_gettime(timer_t, struct itimerspec *);
+hidden int __green_timer_getoverrun(timer_t);
+
 /* ---- CPU time per thread (cputime.c): off until a program asks */
 extern hidden int __green_cpu_on;
 hidden void __green_cpu_charge(void);           /* charge the running thread up to now */
