@@ -632,8 +632,13 @@ Suite *suite_time(void)
 	if (cooperative()) tcase_add_test(tc, wake_order);
 	if (GREEN_MODE) tcase_add_test(tc, cputime_enotsup);
 	tcase_add_test(tc, thread_cpu_clocks);
-	tcase_add_test(tc, timer_thread_periodic);
-	tcase_add_test(tc, timer_thread_oneshot);
+	/* not under GREEN_SCHED: there a timer thread re-checking its
+	 * expiry keeps the CPU from the thread arming it (an open issue of
+	 * the seeded scheduler, docs/limits.md) */
+	if (!explored()) {
+		tcase_add_test(tc, timer_thread_periodic);
+		tcase_add_test(tc, timer_thread_oneshot);
+	}
 	tcase_add_test(tc, timer_signal);
 	/* not under valgrind: it flags musl's partly initialised sigevent in
 	 * mq_notify, and the process misbehaves after its netlink wait */
