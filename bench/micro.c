@@ -39,6 +39,11 @@
  *                         an hour away)
  *   create_join           pthread_create (default attributes) + join of a
  *                         thread that returns at once
+ *   yield_busy_cpuclock   yield_busy after the program has read a thread
+ *                         CPU-time clock: green then accounts CPU time per
+ *                         thread at every switch (src/core/cputime.c), so
+ *                         minus yield_busy it is that accounting's cost per
+ *                         switch.  Last, because green cannot turn it off.
  */
 #include "bench.h"
 #include <unistd.h>
@@ -180,6 +185,13 @@ static void yielder(struct duo *d)
 
 static double run_yield_busy(long n) { return run_duo(n, yielder, yielder); }
 
+static double run_yield_busy_cpuclock(long n)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return run_duo(n, yielder, yielder);
+}
+
 static b_mutex cont_m = B_MUTEX_INIT;
 
 static void contender(struct duo *d)
@@ -318,6 +330,7 @@ static const struct {
 	{ "cond_signal_out_timed", run_signal_out_timed, 1, 0 },
 	{ "cond_signal_in_timed", run_signal_in_timed, 1, 0 },
 	{ "create_join", run_create_join, 1, 0 },
+	{ "yield_busy_cpuclock", run_yield_busy_cpuclock, 2, 0 },
 };
 
 int cmd_micro(int argc, char **argv)

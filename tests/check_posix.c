@@ -92,9 +92,27 @@ START_TEST(refusals_documented)
 	int v;
 
 	ck_assert_int_eq(pthread_mutexattr_init(&ma), 0);
-	ck_assert_int_eq(pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_PROTECT), ENOTSUP);
-	ck_assert_int_eq(pthread_mutexattr_setprioceiling(&ma, 10), EINVAL);
-	ck_assert_int_eq(pthread_mutexattr_getprioceiling(&ma, &v), EINVAL);
+	/* priority protection: green's own; stock musl refuses it */
+	ck_assert_int_eq(pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_PROTECT), GREEN_MODE ? 0 : ENOTSUP);
+	ck_assert_int_eq(sysconf(_SC_THREAD_PRIO_PROTECT) > 0, GREEN_MODE);
+#ifdef _POSIX_THREAD_PRIO_PROTECT
+	ck_assert(GREEN_MODE && _POSIX_THREAD_PRIO_PROTECT > 0);
+#else
+	ck_assert(!GREEN_MODE);
+#endif
+	/* process scheduling (sched_setscheduler) is not offered: the
+	 * header and sysconf agree */
+#ifdef _POSIX_PRIORITY_SCHEDULING
+	ck_assert(sysconf(_SC_PRIORITY_SCHEDULING) > 0);
+#else
+	ck_assert(sysconf(_SC_PRIORITY_SCHEDULING) <= 0);
+#endif
+	ck_assert(sysconf(_SC_THREAD_PRIORITY_SCHEDULING) > 0);
+	if (!GREEN_MODE) {
+		ck_assert_int_eq(pthread_mutexattr_setprioceiling(&ma, 10), EINVAL);
+		ck_assert_int_eq(pthread_mutexattr_getprioceiling(&ma, &v), EINVAL);
+	}
+	/* a mutex without PTHREAD_PRIO_PROTECT has no ceiling */
 	ck_assert_int_eq(pthread_mutex_getprioceiling(&m, &v), EINVAL);
 	ck_assert_int_eq(pthread_mutex_setprioceiling(&m, 10, &v), EINVAL);
 	pthread_mutexattr_destroy(&ma);
@@ -110,8 +128,8 @@ START_TEST(refusals_documented)
 	ck_assert_int_eq(pthread_setconcurrency(-1), EINVAL);
 	ck_assert_int_eq(pthread_getconcurrency(), 0);
 
-	v = pthread_getcpuclockid(pthread_self(), &clk);
-	ck_assert_int_eq(v, GREEN_MODE ? ENOENT : 0);
+	/* per-thread CPU clocks are no longer refused (check_time.c) */
+	ck_assert_int_eq(pthread_getcpuclockid(pthread_self(), &clk), 0);
 }
 END_TEST
 
@@ -393,6 +411,115 @@ START_TEST(priority_inheritance)
 {
 	pi_run(PTHREAD_PRIO_INHERIT, "LHMl");
 	pi_run(PTHREAD_PRIO_NONE, "MLHl");
+}
+END_TEST
+
+/* ---- priority protection (PTHREAD_PRIO_PROTECT) */
+
+/* Green: locking raises the owner to the ceiling, unlocking restores
+ * it; a caller above the ceiling is refused with EINVAL. */
+START_TEST(prio_protect)
+{
+	pthread_mutexattr_t ma;
+	pthread_mutex_t m;
+	pthread_t t;
+	int v;
+
+	ck_assert_int_eq(pthread_mutexattr_init(&ma), 0);
+	ck_assert_int_eq(pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_PROTECT), 0);
+	ck_assert_int_eq(pthread_mutexattr_getprotocol(&ma, &v), 0);
+	ck_assert_int_eq(v, PTHREAD_PRIO_PROTECT);
+	ck_assert_int_eq(pthread_mutexattr_setprioceiling(&ma, 0), EINVAL);
+	ck_assert_int_eq(pthread_mutexattr_setprioceiling(&ma, 100), EINVAL);
+	ck_assert_int_eq(pthread_mutexattr_setprioceiling(&ma, 40), 0);
+	ck_assert_int_eq(pthread_mutexattr_getprioceiling(&ma, &v), 0);
+	ck_assert_int_eq(v, 40);
+	ck_assert_int_eq(pthread_mutex_init(&m, &ma), 0);
+	pthread_mutexattr_destroy(&ma);
+	ck_assert_int_eq(pthread_mutex_getprioceiling(&m, &v), 0);
+	ck_assert_int_eq(v, 40);
+
+	norder = 0;
+	set_self(SCHED_FIFO, 10);
+	ck_assert_int_eq(pthread_mutex_lock(&m), 0);      /* now at 40 */
+	t = spawn_prio(rec_prio, SCHED_FIFO, 30, 0);
+	ck_assert_int_eq(norder, 0);                      /* 30 < 40: not yet */
+	ck_assert_int_eq(pthread_mutex_unlock(&m), 0);    /* back to 10 */
+	ck_assert_int_eq(norder, 1);
+	JOIN(t, 0);
+
+	ck_assert_int_eq(pthread_mutex_setprioceiling(&m, 20, &v), 0);
+	ck_assert_int_eq(v, 40);
+	ck_assert_int_eq(pthread_mutex_getprioceiling(&m, &v), 0);
+	ck_assert_int_eq(v, 20);
+	ck_assert_int_eq(pthread_mutex_setprioceiling(&m, 100, &v), EINVAL);
+	ck_assert_int_eq(pthread_mutex_lock(&m), 0);      /* now at 20 */
+	t = spawn_prio(rec_prio, SCHED_FIFO, 30, 0);
+	ck_assert_int_eq(norder, 2);                      /* 30 > 20: at once */
+	ck_assert_int_eq(pthread_mutex_unlock(&m), 0);
+	JOIN(t, 0);
+
+	set_self(SCHED_FIFO, 60);                         /* above the ceiling */
+	ck_assert_int_eq(pthread_mutex_lock(&m), EINVAL);
+	ck_assert_int_eq(pthread_mutex_trylock(&m), EINVAL);
+	{
+		struct timespec at;
+		clock_gettime(CLOCK_REALTIME, &at);
+		at.tv_sec += 10;
+		ck_assert_int_eq(pthread_mutex_timedlock(&m, &at), EINVAL);
+	}
+	set_self(SCHED_OTHER, 0);
+	ck_assert_int_eq(pthread_mutex_destroy(&m), 0);
+}
+END_TEST
+
+/* Both protocols at once: a thread at 10 holds a protect mutex (ceiling
+ * 20) and a PI mutex a thread at 30 waits for.  It runs at 30 until it
+ * unlocks the PI mutex, then at the ceiling, 20, not at its own 10;
+ * unlocking the protect mutex brings it back to 10. */
+static pthread_mutex_t ppi;
+
+static void *pp_high(void *arg)
+{
+	pthread_mutex_lock(&ppi);
+	record(my_prio());
+	pthread_mutex_unlock(&ppi);
+	return 0;
+}
+
+START_TEST(prio_protect_inherit)
+{
+	pthread_mutexattr_t ma;
+	pthread_mutex_t pp;
+	pthread_t t[3];
+
+	ck_assert_int_eq(pthread_mutexattr_init(&ma), 0);
+	ck_assert_int_eq(pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_PROTECT), 0);
+	ck_assert_int_eq(pthread_mutexattr_setprioceiling(&ma, 20), 0);
+	ck_assert_int_eq(pthread_mutex_init(&pp, &ma), 0);
+	ck_assert_int_eq(pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT), 0);
+	ck_assert_int_eq(pthread_mutex_init(&ppi, &ma), 0);
+	pthread_mutexattr_destroy(&ma);
+
+	norder = 0;
+	set_self(SCHED_FIFO, 10);
+	ck_assert_int_eq(pthread_mutex_lock(&pp), 0);     /* at 20 */
+	ck_assert_int_eq(pthread_mutex_lock(&ppi), 0);
+	t[0] = spawn_prio(pp_high, SCHED_FIFO, 30, 0);    /* waits, lends 30 */
+	t[1] = spawn_prio(rec_prio, SCHED_FIFO, 25, 0);
+	ck_assert_int_eq(norder, 0);                      /* 25 < 30 */
+	ck_assert_int_eq(pthread_mutex_unlock(&ppi), 0);  /* 30 runs, then 25 > 20 */
+	ck_assert_int_eq(norder, 2);
+	ck_assert_int_eq(order[0], 30);
+	ck_assert_int_eq(order[1], 25);
+	t[2] = spawn_prio(rec_prio, SCHED_FIFO, 15, 0);
+	ck_assert_int_eq(norder, 2);                      /* 15 < the ceiling */
+	ck_assert_int_eq(pthread_mutex_unlock(&pp), 0);   /* back to 10 */
+	ck_assert_int_eq(norder, 3);
+	for (int i = 0; i < 3; i++) JOIN(t[i], 0);
+	set_self(SCHED_OTHER, 0);
+	pthread_mutex_destroy(&pp);
+	pthread_mutex_destroy(&ppi);
 }
 END_TEST
 
@@ -759,6 +886,8 @@ Suite *suite_posix(void)
 		tcase_add_test(tc, setschedprio_preempts);
 		tcase_add_test(tc, wake_priority_order);
 		tcase_add_test(tc, priority_inheritance);
+		tcase_add_test(tc, prio_protect);
+		tcase_add_test(tc, prio_protect_inherit);
 		tcase_add_test(tc, async_cancel_blocked);   /* musl disables cancellation in a mutex wait */
 	}
 	if (!GREEN_MODE || GREEN_ASYNC_CANCEL_WIRED) {

@@ -11,7 +11,15 @@
 set -eu
 # Green mode also links green-gdb.o: the entry that has gdb load the
 # extension, and a reference to the layout table it reads (gdb/include.am).
-case $4 in green) m=1 gdbobj=" $3/green-gdb.o" ;; *) m=0 gdbobj= ;; esac
+# Green mode wraps clock_gettime and clock_getres too (green threads'
+# CPU-time clocks: src/stubs/clock_gettime.c) and the timer_* calls
+# (SIGEV_THREAD timers: src/stubs/timer_create.c).
+case $4 in
+green) m=1 gdbobj=" $3/green-gdb.o"
+	wraps=" --wrap=clock_gettime --wrap=clock_getres"
+	for f in create delete settime gettime getoverrun; do wraps="$wraps --wrap=timer_$f"; done ;;
+*) m=0 gdbobj= wraps= ;;
+esac
 cat <<SPECS
 %rename cpp_options old_cpp_options
 
@@ -34,7 +42,7 @@ $3/crt1.o $3/crti.o crtbeginT.o%s$gdbobj
 crtend.o%s $3/crtn.o
 
 *link:
--nostdlib -static --wrap=sysconf %{rdynamic:-export-dynamic}
+-nostdlib -static --wrap=sysconf$wraps %{rdynamic:-export-dynamic}
 
 *esp_link:
 

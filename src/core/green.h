@@ -176,6 +176,7 @@ struct green_thread {
 
 	int np;                        /* saved no-preempt depth (switch.c) */
 	uint64_t xprio;                /* PCT priority under GREEN_SCHED, 0 until seen (explore.c) */
+	uint64_t cpu_ns;               /* CPU time charged to it, once accounting is on (cputime.c) */
 
 	/* Copied stacks (copied.c): the saved live stack [sp, top). */
 	void *save;
@@ -329,6 +330,25 @@ hidden void __green_copied_free(struct green_thread *);
 hidden int __green_in_region(const void *);
 
 extern hidden unsigned long __green_nswitch;
+
+/* ---- timer_create(SIGEV_THREAD): green's own timers (posix_timer.c).
+ * Their ids are negative, kernel timers' never; each returns an errno
+ * (timer_getoverrun: the count, or -EINVAL). */
+struct sigevent;
+struct itimerspec;
+static inline int green_timer_id(timer_t id) { return (intptr_t)id < 0; }
+hidden int __green_timer_create(clockid_t, const struct sigevent *, timer_t *);
+hidden int __green_timer_delete(timer_t);
+hidden int __green_timer_settime(timer_t, int, const struct itimerspec *, struct itimerspec *);
+hidden int __green_timer_gettime(timer_t, struct itimerspec *);
+hidden int __green_timer_getoverrun(timer_t);
+
+/* ---- CPU time per thread (cputime.c): off until a program asks */
+extern hidden int __green_cpu_on;
+hidden void __green_cpu_charge(void);           /* charge the running thread up to now */
+hidden void __green_cpu_skip(void);             /* the time since the last charge is nobody's */
+hidden clockid_t __green_cpu_clockid(struct green_thread *);
+hidden int __green_cpu_clock(clockid_t, uint64_t *ns);
 
 /*
  * Signal sets.  The core keeps a set of signals 1..64 in a uint64_t, bit

@@ -11,8 +11,8 @@
  * a priority (queue.c), so contention is fair among equals at the price
  * of one switch per contended hand-off (measured in bench/).
  *
- * Robust mutexes: each thread keeps the robust (and priority-inheritance)
- * mutexes it holds on a list (mheld, linked through gmutex.next).  When
+ * Robust mutexes: each thread keeps the robust, priority-inheritance and
+ * priority-protect mutexes it holds on a list (mheld, linked through gmutex.next).  When
  * it exits holding one, the mutex is marked owner-dead and handed to the
  * next waiter, whose lock returns EOWNERDEAD; unlocking it without
  * pthread_mutex_consistent makes it ENOTRECOVERABLE for good.
@@ -24,10 +24,17 @@
  * each one's queue is its highest waiter).  On one CPU this is exact.
  *
  * Process-shared mutexes have a layout and code of their own (pmutex.c);
- * the entry points here pass them on.  Refused with ENOTSUP at
- * pthread_mutex_init: priority inheritance across processes
- * (docs/posix.md).  PTHREAD_PRIO_PROTECT is refused by musl's
- * pthread_mutexattr_setprotocol itself.
+ * the entry points here pass them on.
+ *
+ * Priority protection: a PTHREAD_PRIO_PROTECT mutex carries a ceiling
+ * (GM_CEIL_MASK bits of its type).  Taking it raises the owner's boost
+ * to the ceiling; the recompute on unlock counts the ceilings of the
+ * protect mutexes still held along with the PI loans, so the two
+ * protocols nest in any order.  A caller whose own priority is above
+ * the ceiling is refused with EINVAL.
+ *
+ * Refused with ENOTSUP at pthread_mutex_init, never silently ignored:
+ * priority inheritance or protection across processes (docs/posix.md).
  */
 #include <errno.h>
 #include "runq.h"
@@ -40,9 +47,10 @@ int pthread_mutex_init(pthread_mutex_t *restrict m, const pthread_mutexattr_t *r
 	struct gmutex *g = (struct gmutex *)m;
 	unsigned type = a ? green_mutexattr_bits(a) : 0;
 
-	if ((type & GM_PROTECT) || (type & (GM_PSHARED | GM_PI)) == (GM_PSHARED | GM_PI)) return ENOTSUP;
+	if ((type & GM_PSHARED) && (type & (GM_PI | GM_PROTECT))) return ENOTSUP;
+	if (!(type & GM_PROTECT)) type &= ~GM_CEIL_MASK;
 	*m = (pthread_mutex_t){ 0 };
-	g->type = type & (3 | GM_ROBUST | GM_PI | GM_PSHARED);
+	g->type = type & (3 | GM_ROBUST | GM_PI | GM_PSHARED | GM_PROTECT | GM_CEIL_MASK);
 	return 0;
 }
 
@@ -54,7 +62,7 @@ int pthread_mutex_destroy(pthread_mutex_t *m)
 	return 0;
 }
 
-/* ---- the owner's list of robust and PI mutexes */
+/* ---- the owner's list of robust, PI and protect mutexes */
 
 static void held_del(struct gmutex *g, struct green_thread *t)
 {
@@ -64,7 +72,8 @@ static void held_del(struct gmutex *g, struct green_thread *t)
 	g->next = 0;
 }
 
-/* Inside GREEN_ENTER: t (or nobody) owns g from now. */
+/* Inside GREEN_ENTER: t (or nobody) owns g from now.  t is running, or
+ * off every queue about to be woken: a raised boost needs no requeue. */
 hidden void __green_mutex_own(struct gmutex *g, struct green_thread *t)
 {
 	g->owner = t;
@@ -72,6 +81,8 @@ hidden void __green_mutex_own(struct gmutex *g, struct green_thread *t)
 		g->next = t->mheld;
 		t->mheld = g;
 	}
+	if (t && (g->type & GM_PROTECT) && gm_ceiling(g->type) > t->boost)
+		t->boost = gm_ceiling(g->type);
 }
 
 /* ---- priority inheritance */
@@ -92,16 +103,20 @@ hidden void __green_pi_boost(struct gmutex *g, struct green_thread *waiter)
 	}
 }
 
-/* Inside GREEN_ENTER: t released a PI mutex; what it still lends is the
- * highest waiter of the PI mutexes it still holds. */
-static void pi_recompute(struct green_thread *t)
+/* Inside GREEN_ENTER: t released a PI or protect mutex (or a ceiling
+ * changed); its boost is the highest waiter of the PI mutexes and the
+ * highest ceiling of the protect mutexes it still holds. */
+hidden void __green_mutex_reboost(struct green_thread *t)
 {
 	struct gmutex *g;
 	int b = 0, l;
 
-	for (g = t->mheld; g; g = g->next)
+	for (g = t->mheld; g; g = g->next) {
 		if ((g->type & GM_PI) && g->q.head && (l = green_level(g->q.head)) > b)
 			b = l;
+		if ((g->type & GM_PROTECT) && (l = gm_ceiling(g->type)) > b)
+			b = l;
+	}
 	if (b == t->boost) return;
 	t->boost = b;
 	__green_runq_requeue(t, 0);
@@ -153,7 +168,7 @@ hidden void __green_mutex_release(struct gmutex *g)
 	t = __gq_pop(&g->q);
 	__green_mutex_own(g, t);
 	if (t) __green_wake(t, 0);
-	if (o && (g->type & GM_PI)) pi_recompute(o);
+	if (o && (g->type & (GM_PI | GM_PROTECT))) __green_mutex_reboost(o);
 }
 
 /* Inside GREEN_ENTER: a robust mutex unlocked while inconsistent can
@@ -166,7 +181,7 @@ static void unrecoverable(struct gmutex *g)
 	g->owner = 0;
 	g->type = (g->type & ~GM_OWNERDEAD) | GM_NOTRECOVERABLE;
 	while ((t = __gq_pop(&g->q))) __green_wake(t, ENOTRECOVERABLE);
-	if (g->type & GM_PI) pi_recompute(o);
+	if (g->type & (GM_PI | GM_PROTECT)) __green_mutex_reboost(o);
 }
 
 /* A thread exits: every robust mutex it holds passes to its next waiter
@@ -190,6 +205,14 @@ hidden void __green_mutex_owner_died(struct green_thread *t)
 	GREEN_LEAVE();
 }
 
+/* POSIX: a caller whose priority is above a protect mutex's ceiling
+ * may not lock it (its own priority; a boost it holds does not count) */
+static int above_ceiling(struct gmutex *g, struct green_thread *t)
+{
+	int p = t->policy == SCHED_FIFO || t->policy == SCHED_RR ? t->prio : 0;
+	return p > gm_ceiling(g->type);
+}
+
 static int lock(struct gmutex *g, clockid_t clk, const struct timespec *at, int try)
 {
 	struct green_thread *self = __green_cur;
@@ -197,6 +220,7 @@ static int lock(struct gmutex *g, clockid_t clk, const struct timespec *at, int 
 	int r, err;
 
 	if (g->type & GM_PSHARED) return __green_pmutex_lock((struct gpmutex *)g, clk, at, try);
+	if ((g->type & GM_PROTECT) && above_ceiling(g, self)) return EINVAL;
 	GREEN_ENTER();
 	if (!g->owner || (g->type & GM_NOTRECOVERABLE)) {
 		r = __green_mutex_acquire(g, GREEN_NO_DEADLINE);   /* does not wait */

@@ -174,7 +174,19 @@ hidden void __green_poll_check(void)
 	if (!gq_empty(&__green_io_q)) mux_round(&zero);
 }
 
+static int idle_wait(uint64_t deadline);
+
+/* Idle: what the wait costs is charged to no thread (cputime.c). */
 hidden int __green_poll_wait(uint64_t deadline)
+{
+	int r;
+	if (__green_cpu_on) __green_cpu_charge();
+	r = idle_wait(deadline);
+	if (__green_cpu_on) __green_cpu_skip();
+	return r;
+}
+
+static int idle_wait(uint64_t deadline)
 {
 	struct timespec ts, *tsp = 0;
 	if (deadline != GREEN_NO_DEADLINE) {

@@ -1,10 +1,11 @@
 /*
- * prioceiling.c — the priority-ceiling attribute of mutexes, which musl
- * 1.2.3 declares but does not define.  Priority protection
- * (PTHREAD_PRIO_PROTECT) is refused by pthread_mutexattr_setprotocol
- * with ENOTSUP, so no attribute object ever has a ceiling: both
- * functions report EINVAL, as pthread_mutex_getprioceiling does
- * (docs/posix.md).  Linked into both library trees.
+ * prioceiling.c — the priority-ceiling attribute of mutexes in the 1:1
+ * library (and the glibc overlay), which musl 1.2.3 declares but does
+ * not define.  Stock musl
+ * refuses PTHREAD_PRIO_PROTECT in pthread_mutexattr_setprotocol with
+ * ENOTSUP, so no attribute object ever has a ceiling: both functions
+ * report EINVAL, as musl's pthread_mutex_getprioceiling does
+ * (docs/posix.md).  Green mode has its own (mutexattr.c).
  */
 #include <pthread.h>
 #include <errno.h>

@@ -32,6 +32,7 @@ static struct green_thread *reap_list;
 
 hidden void __green_switch(struct green_thread *from, struct green_thread *to)
 {
+	if (__green_cpu_on) __green_cpu_charge();   /* cputime.c; off until asked */
 	if (to->tp != from->tp) {
 		__green_arch_set_tp(to->tp);
 	} else {

@@ -10,12 +10,22 @@
 /* bits of musl's pthread_mutexattr_t.__attr, kept in gmutex.type */
 #define GM_ROBUST  4
 #define GM_PI      8
-#define GM_PROTECT 64          /* PTHREAD_PRIO_PROTECT (refused; musl refuses it earlier) */
+#define GM_PROTECT 64          /* PTHREAD_PRIO_PROTECT (green's own bit; musl's attr leaves it free) */
 #define GM_PSHARED 128
 /* states of a robust mutex, above musl's attribute bits */
 #define GM_OWNERDEAD 0x10000      /* its owner exited holding it */
 #define GM_NOTRECOVERABLE 0x20000 /* unlocked while inconsistent */
-#define GM_TRACKED (GM_ROBUST | GM_PI)   /* on the owner's mheld list */
+#define GM_TRACKED (GM_ROBUST | GM_PI | GM_PROTECT)   /* on the owner's mheld list */
+/* the priority ceiling of a PTHREAD_PRIO_PROTECT mutex, in the attribute
+ * word and the mutex's type alike; 0 (never set) stands for 1, the
+ * lowest SCHED_FIFO priority, which is what the getters report */
+#define GM_CEIL_SHIFT 24
+#define GM_CEIL_MASK (127 << GM_CEIL_SHIFT)
+static inline int gm_ceiling(unsigned type)
+{
+	int c = (type & GM_CEIL_MASK) >> GM_CEIL_SHIFT;
+	return c ? c : 1;
+}
 
 struct gmutex {
 	int type;                     /* musl's _m_type slot */
@@ -47,6 +57,7 @@ hidden int __green_mutex_acquire(struct gmutex *, uint64_t deadline);
 hidden void __green_mutex_release(struct gmutex *);
 hidden void __green_mutex_own(struct gmutex *, struct green_thread *);
 hidden void __green_pi_boost(struct gmutex *, struct green_thread *waiter);
+hidden void __green_mutex_reboost(struct green_thread *);
 hidden int __green_cond_wait(struct gcond *, struct gmutex *, clockid_t, const struct timespec *);
 hidden void __green_cond_signal(struct gcond *, int n);
 

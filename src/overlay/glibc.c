@@ -165,7 +165,10 @@ hidden unsigned green_mutexattr_bits(const pthread_mutexattr_t *a)
 	b = type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK ? (unsigned)type : 0;
 	if (robust) b |= GM_ROBUST;
 	if (proto == PTHREAD_PRIO_INHERIT) b |= GM_PI;
-	if (proto == PTHREAD_PRIO_PROTECT) b |= GM_PROTECT;
+	/* priority protection is not wired to glibc's ceiling attribute
+	 * here (prioceiling.c refuses it): pthread_mutex_init refuses the
+	 * mutex with ENOTSUP, as it does a process-shared one */
+	if (proto == PTHREAD_PRIO_PROTECT) b |= GM_PROTECT | GM_PSHARED;
 	if (shared == PTHREAD_PROCESS_SHARED) b |= GM_PSHARED;
 	return b;
 }

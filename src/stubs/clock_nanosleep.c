@@ -7,7 +7,9 @@
  * run; when none can, the process sleeps in the kernel until the nearest
  * deadline (sched.c).  The process CPU-time clock cannot be slept on by
  * one of several threads sharing a kernel thread: ENOTSUP, as POSIX
- * allows; the calling thread's own CPU-time clock is EINVAL, as on Linux.
+ * allows, and so is another thread's (pthread_getcpuclockid), which Linux
+ * would sleep on; the caller's own (CLOCK_THREAD_CPUTIME_ID or its id
+ * from pthread_getcpuclockid) is EINVAL, as Linux and glibc answer.
  */
 #include <time.h>
 #include <errno.h>
@@ -45,6 +47,8 @@ int __clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, stru
 	if (clk == CLOCK_THREAD_CPUTIME_ID) return EINVAL;
 	if (!green_active()) return kernel_sleep(clk, flags, req, rem);
 
+	/* a thread's CPU clock: the caller's own is EINVAL, as Linux says */
+	if (clk < 0 && (clk & 4) && -(clk >> 3) - 1 == green_self_tid()) return EINVAL;
 	if (clk == CLOCK_PROCESS_CPUTIME_ID || clk < 0) return ENOTSUP;
 	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC && clk != CLOCK_BOOTTIME &&
 	    clk != CLOCK_TAI)

@@ -2,8 +2,9 @@
  * pthread_attr_get — musl keeps every attribute getter in this one
  * member; green replaces it (in both threads modes) for one of them:
  * pthread_attr_getstack on an attribute without a stack answers 0 and a
- * null address, as glibc does, where musl fails with EINVAL.  The others
- * read the same fields musl's do.
+ * null address, as glibc does, where musl fails with EINVAL; and
+ * pthread_mutexattr_getprotocol reports green's PTHREAD_PRIO_PROTECT.
+ * The others read the same fields musl's do.
  */
 #include "pthread_impl.h"
 
@@ -80,10 +81,13 @@ int pthread_condattr_getpshared(const pthread_condattr_t *restrict a, int *restr
 	return 0;
 }
 
-/* musl's mutex attribute word: type in bits 0-1, robust 2, PI 3, shared 7 */
+/* musl's mutex attribute word: type in bits 0-1, robust 2, PI 3, shared 7;
+ * green mode adds priority protection in bit 6 (src/core/sync.h), which
+ * the 1:1 library never sets */
 int pthread_mutexattr_getprotocol(const pthread_mutexattr_t *restrict a, int *restrict protocol)
 {
-	*protocol = a->__attr & 8 ? PTHREAD_PRIO_INHERIT : PTHREAD_PRIO_NONE;
+	*protocol = a->__attr & 8 ? PTHREAD_PRIO_INHERIT
+	          : a->__attr & 64 ? PTHREAD_PRIO_PROTECT : PTHREAD_PRIO_NONE;
 	return 0;
 }
 

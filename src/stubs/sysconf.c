@@ -6,6 +6,11 @@
  * own included, comes here first.
  *
  *   _SC_THREAD_STACK_MIN   green's PTHREAD_STACK_MIN (<limits.h>: 16384)
+ *   _SC_THREAD_PRIO_PROTECT  green mode only: priority-ceiling mutexes
+ *                          (<unistd.h> overlay: _POSIX_THREAD_PRIO_PROTECT)
+ *
+ * The 1:1 library is compiled with GREEN_ONETOONE and answers as musl
+ * does wherever the two modes differ.
  */
 #include <unistd.h>
 #include <limits.h>
@@ -17,6 +22,10 @@ long __wrap_sysconf(int name)
 	switch (name) {
 	case _SC_THREAD_STACK_MIN:
 		return PTHREAD_STACK_MIN;
+#ifndef GREEN_ONETOONE
+	case _SC_THREAD_PRIO_PROTECT:
+		return 200809L;
+#endif
 	}
 	return __real_sysconf(name);
 }

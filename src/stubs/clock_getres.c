@@ -1,0 +1,25 @@
+/*
+ * clock_getres — green threads' CPU-time clocks tick in nanoseconds,
+ * the resolution the kernel gives its own CPU-time clocks (the values
+ * come from it: src/core/cputime.c).  Wrapped like clock_gettime
+ * (tools/mkspecs.sh, green mode only); other clocks are musl's.
+ */
+#include <time.h>
+#include <errno.h>
+#include "green.h"
+
+int __real_clock_getres(clockid_t, struct timespec *);
+
+int __wrap_clock_getres(clockid_t clk, struct timespec *ts)
+{
+	switch (__green_cpu_clock(clk, 0)) {
+	case 0:
+		return __real_clock_getres(clk, ts);
+	case 1:
+		if (ts) *ts = (struct timespec){ 0, 1 };
+		return 0;
+	default:
+		errno = EINVAL;
+		return -1;
+	}
+}
