@@ -2,7 +2,7 @@
 # check-core.sh — the core subset, cheap enough for CI on every port
 # (under an emulator too): the thread, mutex, cond, time and errno suites
 # cooperative, with copied stacks and time-sliced at a 1 ms quantum, then
-# time slicing itself with tests/prog/preempt.c's spin and hammer, as
+# time slicing itself with tests/prog/preempt.c's spin, hammer and locks, as
 # tests/preempt.sh runs them (its alarm and periodic timing checks are
 # native only and stay there).
 . "$GREEN_SRC/tests/lib.sh"
@@ -27,4 +27,5 @@ step "suites, time-sliced at 1 ms" GREEN_QUANTUM_MS=1 $TO $GREEN_RUN "$R" $suite
 step "spin (default quantum)" $TO $GREEN_RUN "$P" spin
 step "spin (1 ms quantum)" GREEN_QUANTUM_MS=1 $TO $GREEN_RUN "$P" spin
 step "hammer 2 s at a 1 ms quantum" GREEN_QUANTUM_MS=1 $TO $GREEN_RUN "$P" hammer 2000
+step "locks 2 s at a 1 ms quantum" GREEN_QUANTUM_MS=1 $TO $GREEN_RUN "$P" locks 2000
 finish

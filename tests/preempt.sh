@@ -5,6 +5,8 @@
 #              (lateness reported, not bounded)
 #   hammer     16 threads in malloc/snprintf/strtod for 2 s at a 1 ms
 #              quantum (0.2 s under valgrind)
+#   locks      8 threads in short sections of libc's lock, a FILE lock
+#              and a spin lock for 2 s at a 1 ms quantum: none is lost
 #   alarm      alarm(1) while two threads spin: once, within 50 ms of 1 s
 #   periodic   a 250 ms periodic setitimer: 4 +- 1 expiries in 1 s
 # The measured figures are printed with each result.
@@ -55,6 +57,8 @@ run "spin-1to1" $TO $GREEN_RUN "$P/preempt-1to1" spin
 # ---- hammer: the library preempted inside itself, 1000 times a second
 run "hammer-green 2 s at a 1 ms quantum" GREEN_QUANTUM_MS=1 $TO $GREEN_RUN "$P/preempt-green" hammer 2000
 run "hammer-1to1 2 s" $TO $GREEN_RUN "$P/preempt-1to1" hammer 2000
+run "locks-green 2 s at a 1 ms quantum" GREEN_QUANTUM_MS=1 $TO $GREEN_RUN "$P/preempt-green" locks 2000
+run "locks-1to1 2 s" $TO $GREEN_RUN "$P/preempt-1to1" locks 2000
 if [ -n "$VALGRIND" ] && [ -z "$GREEN_RUN" ]; then
 	run "hammer-green 0.2 s at a 1 ms quantum under valgrind" GREEN_QUANTUM_MS=1 GREEN_VALGRIND=1 \
 		$TO $VALGRIND $VG_FLAGS "$P/preempt-green" hammer 200

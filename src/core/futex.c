@@ -71,11 +71,18 @@ hidden void __green_word_lock(volatile int *w, int me, int flag)
 	GREEN_LEAVE();
 }
 
+/*
+ * Reading and clearing the word is one no-preempt section too: a tick
+ * between the read and the store would let a contender set `flag` and
+ * park after we read the word without it, and nobody would wake it.
+ */
 hidden void __green_word_unlock(volatile int *w, int flag)
 {
+	GREEN_ENTER();
 	int old = *w;
 	*w = 0;
 	if (old & flag) __green_futex_wake(w, 1);
+	GREEN_LEAVE();
 }
 
 hidden void __green_futex_reset(void)

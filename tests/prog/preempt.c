@@ -11,6 +11,12 @@
  *                       block's contents and every round trip; then
  *                       malloc/free of many sizes (GREEN_VALGRIND set:
  *                       doubles valgrind's arithmetic converts exactly)
+ *   preempt locks MS    8 threads take and release short critical
+ *                       sections of libc's internal lock (random), a
+ *                       shared FILE's lock and a spin lock for MS
+ *                       milliseconds, so ticks often land inside a lock
+ *                       or unlock: every thread must keep taking each
+ *                       lock (a lost wake-up parks the others for good)
  *   preempt alarm       alarm(1) with a SIGALRM handler while two
  *                       spinners run: the handler runs once; prints
  *                       "late MS" (from 1 s), fails beyond 50 ms
@@ -213,6 +219,58 @@ static int hammer_test(long ms)
 	return 0;
 }
 
+/* ---- locks */
+
+#define NLOCKER 8
+
+static uint64_t locks_end;
+static pthread_spinlock_t locks_spin;
+static FILE *locks_file;
+static unsigned long locks_spun;          /* guarded by locks_spin */
+static unsigned long locker_rounds[NLOCKER];
+
+static void *locker(void *arg)
+{
+	int id = (intptr_t)arg;
+	unsigned long n = 0;
+
+	do {
+		for (int i = 0; i < 64; i++) {
+			random();
+			flockfile(locks_file);
+			putc_unlocked('.', locks_file);
+			funlockfile(locks_file);
+			pthread_spin_lock(&locks_spin);
+			locks_spun++;
+			pthread_spin_unlock(&locks_spin);
+		}
+		n += 64;
+	} while (now_ns() < locks_end);
+	locker_rounds[id] = n;
+	return 0;
+}
+
+static int locks_test(long ms)
+{
+	pthread_t t[NLOCKER];
+	unsigned long total = 0, least = -1;
+
+	if (!(locks_file = fopen("/dev/null", "w"))) return failed("fopen /dev/null");
+	pthread_spin_init(&locks_spin, 0);
+	locks_end = now_ns() + ms * MS;
+	for (intptr_t i = 0; i < NLOCKER; i++)
+		if (pthread_create(&t[i], 0, locker, (void *)i)) return failed("pthread_create");
+	for (int i = 0; i < NLOCKER; i++) {
+		pthread_join(t[i], 0);
+		total += locker_rounds[i];
+		if (locker_rounds[i] < least) least = locker_rounds[i];
+	}
+	fclose(locks_file);
+	printf("locks: %d threads, %lu rounds in %ld ms (fewest %lu)\n", NLOCKER, total, ms, least);
+	if (total != locks_spun) return failed("the spin lock lost an increment");
+	return 0;
+}
+
 /* ---- alarm and periodic */
 
 static sem_t alarmed;
@@ -291,8 +349,9 @@ int main(int argc, char **argv)
 	setvbuf(stdout, 0, _IOLBF, 0);
 	if (argc == 2 && !strcmp(argv[1], "spin")) return spin_test();
 	if (argc == 3 && !strcmp(argv[1], "hammer")) return hammer_test(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "locks")) return locks_test(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "alarm")) return alarm_test();
 	if (argc == 2 && !strcmp(argv[1], "periodic")) return periodic_test();
-	fprintf(stderr, "usage: preempt spin | hammer MS | alarm | periodic\n");
+	fprintf(stderr, "usage: preempt spin | hammer MS | locks MS | alarm | periodic\n");
 	return 2;
 }
