@@ -653,13 +653,8 @@ Suite *suite_time(void)
 		        "(not yet working on this port: docs/ports.md)\n");
 	} else {
 		tcase_add_test(tc, thread_cpu_clocks);
-		/* not under GREEN_SCHED: there a timer thread re-checking its
-		 * expiry keeps the CPU from the thread arming it (an open issue
-		 * of the seeded scheduler, docs/limits.md) */
-		if (!explored()) {
-			tcase_add_test(tc, timer_thread_periodic);
-			tcase_add_test(tc, timer_thread_oneshot);
-		}
+		tcase_add_test(tc, timer_thread_periodic);
+		tcase_add_test(tc, timer_thread_oneshot);
 		/* not under valgrind: it flags musl's partly initialised sigevent
 		 * in mq_notify, and the process misbehaves after its netlink wait */
 		if (!getenv("GREEN_VALGRIND")) tcase_add_test(tc, mq_notify_thread);
