@@ -450,6 +450,63 @@ START_TEST(sigsuspend_pthread_kill)
 }
 END_TEST
 
+/*
+ * The idiom `while (!got) sigsuspend(&none)` with the signal blocked
+ * around it, 2000 times, each signal sent by another thread as soon as the
+ * suspender asks: a handler that ran between sigsuspend's unblocking and
+ * its wait (a tick, or a seeded schedule, letting the sender run there)
+ * left the wait with nothing to end it.
+ */
+#define SUSPEND_ROUNDS 2000
+static volatile sig_atomic_t suspend_got, suspend_stop;
+static sem_t suspend_ask;
+
+static void on_suspend_signal(int s)
+{
+	suspend_got = 1;
+}
+
+static void *suspender(void *arg)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	for (int i = 0; i < SUSPEND_ROUNDS && !suspend_stop; i++) {
+		suspend_got = 0;
+		sem_post(&suspend_ask);
+		while (!suspend_got && !suspend_stop) sigsuspend(&none);
+	}
+	return 0;
+}
+
+START_TEST(sigsuspend_no_lost_handler)
+{
+	struct sigaction sa = { .sa_handler = on_suspend_signal };
+	pthread_t t;
+	int i;
+
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGUSR1, &sa, 0), 0);
+	sem_init(&suspend_ask, 0, 0);
+	mask(SIG_BLOCK, SIGUSR1);   /* the suspender inherits it */
+	ck_assert_int_eq(pthread_create(&t, 0, suspender, 0), 0);
+	for (i = 0; i < SUSPEND_ROUNDS; i++) {
+		struct timespec limit = abs_in_ms(10000);
+		int r;
+		while ((r = sem_timedwait(&suspend_ask, &limit)) && errno == EINTR) ;
+		if (r) break;
+		ck_assert_int_eq(pthread_kill(t, SIGUSR1), 0);
+	}
+	if (i < SUSPEND_ROUNDS) {
+		/* stuck in sigsuspend with its handler already run: end it */
+		suspend_stop = 1;
+		pthread_kill(t, SIGUSR1);
+	}
+	ck_assert_msg(i == SUSPEND_ROUNDS,
+	              "round %d: the suspender stayed in sigsuspend after its handler ran", i);
+	ck_assert_int_eq(pthread_join(t, 0), 0);
+}
+END_TEST
+
 /* ---- the program's timer while every thread is blocked */
 
 static int watchdog_fired;
@@ -1446,6 +1503,7 @@ Suite *suite_signal(void)
 	tcase_add_test(tc, sem_wait_eintr);
 	tcase_add_test(tc, nanosleep_eintr);
 	tcase_add_test(tc, sigsuspend_pthread_kill);
+	tcase_add_test(tc, sigsuspend_no_lost_handler);
 	tcase_add_test(tc, sigsuspend_wakes_on_itimer);
 	tcase_add_test(tc, sigpending_per_thread);
 	tcase_add_test(tc, raise_runs_handler);

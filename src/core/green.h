@@ -305,7 +305,7 @@ hidden void __green_sig_dispatch_arrived(void);  /* idle: dispatch recorded sign
 extern hidden const uint64_t *__green_idle_mask; /* poll.c: the mask the idle wait restores */
 hidden int __green_sig_wakeable(void);          /* could a signal still wake a thread? */
 hidden void __green_sig_after_fork(void);
-extern hidden uint64_t __green_sig_held;        /* caught, blocked in the kernel until dispatched */
+extern hidden volatile uint64_t __green_sig_held;      /* caught, blocked in the kernel until dispatched */
 hidden void __green_sig_fix_uc(void *uc, uint64_t add); /* a handler's return: unblock the no longer held */
 hidden void __green_sig_thread_exit(struct green_thread *); /* discard what is pending for it */
 hidden int __green_sigq_put(uint64_t *set, struct green_sigl *, const siginfo_t *);
@@ -394,6 +394,36 @@ static inline void green_sig_check(struct green_thread *self)
 #define green_pending_set(b)   ((void)__atomic_fetch_or(&__green_pending, (b), __ATOMIC_RELAXED))
 #define green_pending_clear(b) ((void)__atomic_fetch_and(&__green_pending, ~(b), __ATOMIC_RELAXED))
 #define green_pending_take()   (__atomic_exchange_n(&__green_pending, 0, __ATOMIC_RELAXED))
+
+/*
+ * The same for the 64-bit signal sets a handler also changes (signal.c's
+ * `arrived` and __green_sig_held).  A 32-bit CPU has no 64-bit atomic
+ * or/and of its own (it would need libatomic), so there each half that
+ * changes gets its own 32-bit one.
+ */
+static inline void green_bits_or(volatile uint64_t *w, uint64_t b)
+{
+#if UINTPTR_MAX > 0xffffffffu
+	__atomic_fetch_or(w, b, __ATOMIC_RELAXED);
+#else
+	volatile uint32_t *h = (volatile uint32_t *)w;
+	int lo = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	if ((uint32_t)b) __atomic_fetch_or(&h[lo], (uint32_t)b, __ATOMIC_RELAXED);
+	if (b >> 32) __atomic_fetch_or(&h[!lo], (uint32_t)(b >> 32), __ATOMIC_RELAXED);
+#endif
+}
+
+static inline void green_bits_clear(volatile uint64_t *w, uint64_t b)
+{
+#if UINTPTR_MAX > 0xffffffffu
+	__atomic_fetch_and(w, ~b, __ATOMIC_RELAXED);
+#else
+	volatile uint32_t *h = (volatile uint32_t *)w;
+	int lo = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	if ((uint32_t)b) __atomic_fetch_and(&h[lo], ~(uint32_t)b, __ATOMIC_RELAXED);
+	if (b >> 32) __atomic_fetch_and(&h[!lo], ~(uint32_t)(b >> 32), __ATOMIC_RELAXED);
+#endif
+}
 
 /* what __green_pending asks of the outermost GREEN_LEAVE */
 #define GREEN_PEND_YIELD 1

@@ -47,10 +47,11 @@ static int io_park(enum gwait kind, const void *obj, size_t nfds, uint64_t deadl
 	struct green_thread *self = __green_cur;
 	int r;
 
-	if (__green_io_reserve(__green_io_nfds + nfds)) return ENOMEM;
 	GREEN_ENTER();
 	if (cancel_due(self)) {
 		r = ECANCELED;
+	} else if ((r = __green_io_reserve(__green_io_nfds + nfds))) {
+		/* ENOMEM */
 	} else {
 		__green_io_nfds += nfds;
 		r = __green_wait(&__green_io_q, kind, obj, deadline);

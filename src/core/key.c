@@ -88,9 +88,16 @@ hidden void __green_tsd_run_dtors(struct green_thread *t)
 		again = 0;
 		for (i = 0; i < PTHREAD_KEYS_MAX; i++) {
 			void *v = t->tsd[i];
-			if (!v || !used[i]) continue;
+			void (*d)(void *);
+			/* the key's state read in one section: a pthread_key_delete
+			 * between the test and the call would leave a null, or
+			 * another key's, destructor */
+			GREEN_ENTER();
+			d = v && used[i] ? dtor[i] : 0;
+			GREEN_LEAVE();
+			if (!d) continue;
 			t->tsd[i] = 0;
-			dtor[i](v);
+			d(v);
 			again = 1;
 		}
 		if (!again) break;

@@ -22,8 +22,8 @@
  *   poll     which handles any descriptor number and marks a closed one
  *            POLLNVAL.  So descriptors >= FD_SETSIZE work, through poll.
  *
- * The arrays are grown by waiters before they park (thread context):
- * the multiplexer never allocates, so the tick may call it.
+ * The arrays are grown by waiters as they park, in the same no-preempt
+ * section: the multiplexer never allocates, so the tick may call it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE      /* POLLRDHUP */
@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/mman.h>
 #include "io.h"
 #include "ktime.h"
 
@@ -43,24 +44,31 @@ static struct pollfd *set;
 static struct green_thread **owner;
 static size_t cap;
 
+/*
+ * Inside GREEN_ENTER, so the room cannot change between this check and
+ * the waiter's `__green_io_nfds += n`.  The arrays grow by mmap, never
+ * malloc: a malloc here may park the caller on malloc's lock, and a second
+ * waiter could then realloc the same old block.
+ */
 hidden int __green_io_reserve(size_t n)
 {
-	struct pollfd *s;
-	struct green_thread **o;
 	size_t c = cap ? cap : 64;
+	char *p;
 
 	if (n <= cap) return 0;
 	while (c < n) c *= 2;
-	GREEN_ENTER();   /* the tick must not see half-grown arrays */
-	s = realloc(set, c * sizeof *s);
-	if (s) set = s;
-	o = s ? realloc(owner, c * sizeof *o) : 0;
-	if (o) {
-		owner = o;
-		cap = c;
+	p = mmap(0, c * (sizeof *set + sizeof *owner), PROT_READ | PROT_WRITE,
+	         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) return ENOMEM;
+	if (cap) {
+		memcpy(p, set, cap * sizeof *set);
+		memcpy(p + c * sizeof *set, owner, cap * sizeof *owner);
+		munmap(set, cap * (sizeof *set + sizeof *owner));
 	}
-	GREEN_LEAVE();
-	return o ? 0 : ENOMEM;
+	set = (struct pollfd *)p;
+	owner = (struct green_thread **)(p + c * sizeof *set);
+	cap = c;
+	return 0;
 }
 
 hidden int __green_poll_waiters(void)

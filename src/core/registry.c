@@ -100,12 +100,17 @@ hidden void __green_registry_reset(struct green_thread *self)
 }
 
 /* A live thread (running, runnable, blocked, or exited and not yet
- * joined), or null.  Reads nothing through p. */
+ * joined), or null.  Reads nothing through p.  One section: a probe
+ * preempted half-way could miss a slot that a removal shifts behind it,
+ * or read a table that a growth unmaps. */
 hidden struct green_thread *__green_lookup(pthread_t p)
 {
 	uintptr_t a = (uintptr_t)(void *)p;
+	struct green_thread *t = 0;
 
 	if (p == gp(&__green_main)) return main_gone ? 0 : &__green_main;
-	if (!a || !cap || !slot[find(a)]) return 0;
-	return gt(p);
+	GREEN_ENTER();
+	if (a && cap && slot[find(a)]) t = gt(p);
+	GREEN_LEAVE();
+	return t;
 }

@@ -177,11 +177,19 @@ hidden int __green_block(void)
  * The common wait: queue the caller on q (may be null), arm an optional
  * deadline, block.  Called inside GREEN_ENTER.  Returns 0 when woken by
  * the object, ETIMEDOUT, EINTR or ECANCELED.
+ *
+ * A wait that is a cancellation point (self->canceling) ends at once with
+ * ECANCELED when a cancel is already pending: pthread_cancel wakes only a
+ * thread that is blocked, so a request that came between the caller's
+ * own __green_cancel_point and this section (a tick let the canceller
+ * run) would otherwise wait as long as the wait lasts, forever for a join.
  */
 hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t deadline)
 {
 	struct green_thread *self = __green_cur;
 
+	if (self->canceling && self->cancel_pending && !self->cancel_disable)
+		return ECANCELED;
 	self->wake = 0;
 	self->wait = kind;
 	self->wait_obj = obj;

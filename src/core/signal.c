@@ -71,9 +71,9 @@ hidden uint64_t __green_proc_pend;
 static struct green_sigl proc_q;        /* its instances (sigqueue.c) */
 static struct sigaction disp[NSIG_V];   /* the program's view */
 static uint64_t caught;                 /* the kernel runs the catcher for these */
-static uint64_t arrived;                /* caught inside a no-preempt section */
+static volatile uint64_t arrived;       /* caught inside a no-preempt section */
 static siginfo_t ainfo[NSIG_V];
-hidden uint64_t __green_sig_held;       /* of those, blocked in the kernel meanwhile */
+hidden volatile uint64_t __green_sig_held;   /* of those, blocked in the kernel meanwhile */
 static int virtual;                     /* state is virtual (threads exist) */
 
 hidden void __green_itimer_virtualise(void);
@@ -322,11 +322,11 @@ static void dispatch_arrived(void)
 	GREEN_ENTER();
 	while ((b = arrived)) {
 		s = lowest(b);
-		arrived &= ~BIT(s);
+		green_bits_clear(&arrived, BIT(s));   /* the catcher may interrupt */
 		si = ainfo[s];
 		dispatch(s, &si, 0);
 		if (__green_sig_held & BIT(s)) {
-			__green_sig_held &= ~BIT(s);
+			green_bits_clear(&__green_sig_held, BIT(s));
 			kernel_unblock(BIT(s));   /* the next queued instance, if any, arrives */
 		}
 	}
@@ -347,7 +347,7 @@ hidden void __green_sig_generate(int s, siginfo_t *si, void *uc)
 {
 	if (__green_np) {
 		if (!(arrived & BIT(s))) ainfo[s] = *si;   /* else a standard one: merged */
-		arrived |= BIT(s);
+		green_bits_or(&arrived, BIT(s));
 		green_pending_set(GREEN_PEND_SIG);
 		return;
 	}
@@ -389,7 +389,7 @@ static void catcher(int s, siginfo_t *si, void *uc)
 		/* caused by the running thread: its handler, now */
 		run_handler(__green_cur, s, si, uc);
 	} else if (__green_np && GREEN_ARCH_UC_HAS_MASK) {
-		__green_sig_held |= BIT(s);            /* held until dispatched */
+		green_bits_or(&__green_sig_held, BIT(s));   /* held until dispatched */
 		__green_sig_generate(s, si, uc);
 	} else {
 		__green_sig_generate(s, si, uc);
@@ -611,14 +611,16 @@ hidden int __green_sigsuspend(const sigset_t *mask)
 	int r;
 
 	__green_cancel_point();
-	self->sigmask = __green_sigbits(mask) & ~(UNBLOCKABLE | GREEN_LIBC_SIGS);
+	/* the new mask, the check and the wait are one section: a signal
+	 * delivered between the check and the wait (by the catcher or at a
+	 * switch) would run its handler before the wait that it must end */
 	GREEN_ENTER();
+	self->sigmask = __green_sigbits(mask) & ~(UNBLOCKABLE | GREEN_LIBC_SIGS);
 	catch_set(self->sigmask & ~caught);
-	GREEN_LEAVE();
 	if ((self->sigpend | __green_proc_pend) & ~self->sigmask) {
+		GREEN_LEAVE();
 		__green_sig_deliver();
 	} else {
-		GREEN_ENTER();
 		self->canceling = 1;
 		do r = __green_wait(0, GW_SIGNAL, 0, GREEN_NO_DEADLINE);
 		while (!r);

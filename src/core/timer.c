@@ -12,8 +12,10 @@
  * (documented in docs/scheduler.md).
  */
 #include <stdlib.h>
+#include <string.h>
 #include <errno.h>
 #include <time.h>
+#include <sys/mman.h>
 #include "green.h"
 
 static struct green_thread **heap;
@@ -111,15 +113,30 @@ static void sift_down(size_t i)
 	put(i, t);
 }
 
+/*
+ * The heap grows by mmap, never malloc: the caller is half-way into a
+ * wait (already on its object's queue), and malloc's lock may be held by
+ * a thread preempted inside malloc, so a malloc here could park the
+ * caller a second time, on the lock word, and tear the first queue.
+ */
+static void grow(void)
+{
+	size_t cap = heap_cap ? 2 * heap_cap : 64;
+	void *p = mmap(0, cap * sizeof *heap, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) abort();   /* cannot keep the promise of a deadline */
+	if (heap) {
+		memcpy(p, heap, heap_len * sizeof *heap);
+		munmap(heap, heap_cap * sizeof *heap);
+	}
+	heap = p;
+	heap_cap = cap;
+}
+
 hidden void __green_timer_add(struct green_thread *t, uint64_t deadline)
 {
-	if (heap_len == heap_cap) {
-		size_t cap = heap_cap ? 2 * heap_cap : 64;
-		struct green_thread **h = realloc(heap, cap * sizeof *h);
-		if (!h) abort();   /* cannot keep the promise of a deadline */
-		heap = h;
-		heap_cap = cap;
-	}
+	if (heap_len == heap_cap) grow();
 	t->deadline = deadline;
 	heap[heap_len] = t;
 	sift_up(heap_len++);

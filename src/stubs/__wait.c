@@ -5,8 +5,9 @@
 
 void __wait(volatile int *addr, volatile int *waiters, int val, int priv)
 {
-	if (waiters) ++*waiters;
+	/* atomic steps: the counter is shared with other threads' waits */
+	if (waiters) __atomic_fetch_add(waiters, 1, __ATOMIC_RELAXED);
 	while (*addr == val)
 		__green_futex_wait(addr, val, GREEN_NO_DEADLINE, GW_ADDR);
-	if (waiters) --*waiters;
+	if (waiters) __atomic_fetch_sub(waiters, 1, __ATOMIC_RELAXED);
 }

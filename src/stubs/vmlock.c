@@ -14,12 +14,15 @@ void __vm_wait(void)
 		__green_futex_wait(vmlock, vmlock[0], GREEN_NO_DEADLINE, GW_ADDR);
 }
 
+/* the counter changes by atomic steps: a tick between a load and a
+ * store would let another thread's step be lost */
 void __vm_lock(void)
 {
-	vmlock[0]++;
+	__atomic_fetch_add(&vmlock[0], 1, __ATOMIC_RELAXED);
 }
 
 void __vm_unlock(void)
 {
-	if (!--vmlock[0]) __green_futex_wake(vmlock, -1);
+	if (__atomic_sub_fetch(&vmlock[0], 1, __ATOMIC_RELAXED) == 0)
+		__green_futex_wake(vmlock, -1);
 }
