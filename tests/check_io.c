@@ -538,7 +538,7 @@ Suite *suite_io(void)
 	tcase_add_test(tc, fgets_pipe);
 	tcase_add_test(tc, waitpid_child);
 	tcase_add_test(tc, accept_idle);
-	if (!explored()) tcase_add_test(tc, write_full_pipe);   /* times out under GREEN_SCHED: docs/testing.md */
+	tcase_add_test(tc, write_full_pipe);
 	tcase_add_test(tc, fifo_open);
 	tcase_add_test(tc, big_fd);
 	tcase_add_test(tc, system_popen_spawn);

@@ -583,12 +583,6 @@ Suite *suite_pshared(void)
 	Suite *s = suite_create("pshared");
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, GUARD_S);
-	if (explored()) {
-		/* under GREEN_SCHED a cross-process condition wait crashed with
-		 * copied stacks (random:3): open, docs/testing.md */
-		suite_add_tcase(s, tc);
-		return s;
-	}
 	tcase_add_test(tc, mutex_counter);
 	tcase_add_test(tc, mutex_trylock_types);
 	tcase_add_loop_test(tc, cond_cross_process, 0, 3);

@@ -1524,9 +1524,9 @@ Suite *suite_signal(void)
 	tcase_add_test(tc, rt_signals_queue);
 	if (!explored()) tcase_add_test(tc, process_signal_to_main);   /* times a real 30 s sleep */
 	tcase_add_test(tc, raise_delivers_once);
-	/* under GREEN_SCHED two concurrent posix_spawn + waitpid can see
-	 * ECHILD (open: docs/testing.md) */
-	if (!explored()) tcase_add_test(tc, signals_after_spawn);
+	/* under GREEN_SCHED (random:1, pct:1) it also checks that a vfork
+	 * child never switches green threads (docs/testing.md) */
+	tcase_add_test(tc, signals_after_spawn);
 	/* spinners never yield: without time slicing they keep the CPU */
 	if (ticking()) tcase_add_test(tc, spinners_progress);
 	if (GREEN_MODE && ticking()) tcase_add_test(tc, exec_while_ticking);

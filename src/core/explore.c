@@ -215,6 +215,7 @@ hidden void __green_explore_point(int fine)
  * GREEN_SCHED a scheduling point. */
 hidden void __green_leave(void)
 {
+	if (green_vfork_child()) return;   /* the parent's threads are not ours to run */
 	if (__green_pending) __green_preempt_now();
 	if (__green_xmode) __green_explore_point(0);
 }

@@ -321,6 +321,18 @@ hidden void __green_tick_after_fork(void);
 extern hidden int __green_ticking;
 extern hidden int __green_pid;                   /* to recognise a vfork child */
 
+/*
+ * Are we posix_spawn's vfork child, running on the parent's memory until
+ * it execs?  Only while the current thread is in its all-signals-blocked
+ * spawn section (kcrit) can we be, so the system call is made only then.
+ * Such a child must never switch green threads nor touch green's state:
+ * a thread switched to there would run in the child process.
+ */
+static inline int green_vfork_child(void)
+{
+	return __green_cur->kcrit && __syscall(SYS_getpid) != __green_pid;
+}
+
 /* ---- copied stacks (copied.c) */
 extern hidden struct green_thread *__green_region_owner;
 extern hidden char *__green_region_lo, *__green_region_top;

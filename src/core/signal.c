@@ -529,7 +529,7 @@ hidden int __green_sigmask(int how, const sigset_t *set, sigset_t *old)
 	struct green_thread *self = __green_cur;
 	uint64_t b;
 
-	if (self->kcrit && __syscall(SYS_getpid) != __green_pid)
+	if (green_vfork_child())
 		/* posix_spawn's vfork child, running on its parent's memory
 		 * until it execs: it sets its own mask before exec, which is the
 		 * kernel's business only; green's state here is the parent's */

@@ -33,11 +33,11 @@
  * processes; a descriptor the program made non-blocking itself gets the
  * kernel's EAGAIN, unchanged.
  *
- * Inside posix_spawn's vfork child musl 1.2.3 makes only plain system
- * calls (never this entry) before exec, so no scheduler state is
- * touched there; and every path here first makes the call without
- * waiting, so even a call from such a child that does not block never
- * reaches the scheduler.
+ * Inside posix_spawn's vfork child musl 1.2.3 makes one call through
+ * this entry before exec, close() of its pipe's read end: it goes
+ * straight to the kernel (green_vfork_child), because green's close
+ * handling wakes waiters and ends in a scheduling point, and a switch
+ * there would run another green thread in the child process.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,7 +69,7 @@ int __clock_nanosleep(clockid_t, int, const struct timespec *, struct timespec *
 long (__syscall_cp)(syscall_arg_t nr, syscall_arg_t u, syscall_arg_t v, syscall_arg_t w,
                     syscall_arg_t x, syscall_arg_t y, syscall_arg_t z)
 {
-	if (!green_active()) return __syscall(nr, u, v, w, x, y, z);
+	if (!green_active() || green_vfork_child()) return __syscall(nr, u, v, w, x, y, z);
 	__green_cancel_point();
 	return __green_sys(nr, u, v, w, x, y, z, 1);
 }
