@@ -267,8 +267,8 @@ START_TEST(timedjoin)
 	void *r = 0;
 	uint64_t t0;
 	SPAWN(&t, wait_gate, &g);
+	t0 = now_ns();   /* before the deadline is set: a tick may fall between */
 	at = abs_in_ms(50);
-	t0 = now_ns();
 	ck_assert_int_eq(pthread_timedjoin_np(t, &r, &at), ETIMEDOUT);
 	ck_assert_slept(t0, 50000000u);
 	gate_open(&g);
