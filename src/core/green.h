@@ -1,8 +1,12 @@
 /*
  * green.h — the core's internal interface.
  *
- * Every object in src/core and src/stubs includes this; it is never
- * installed.  What the core needs of its libc comes through one seam:
+ * Most objects in src/core and src/stubs include this, directly or
+ * through another internal header (runq.h, sync.h, io.h, ktime.h; the
+ * stubs' green-sys.h, stdio-lock.h); the few that need nothing of the
+ * core do not (prioceiling.c, rwlockattr_kind.c, and the stubs gettid,
+ * sigprocmask, sysconf and pthread_attr_*).  It is never installed.
+ * What the core needs of its libc comes through one seam:
  * musl-seam.h in the normal build (green inside musl's libc.a, compiled
  * against musl's internal headers), src/overlay/glibc-seam.h in the glibc
  * overlay (GREEN_OVERLAY; the SPARC port, docs/ports.md).
@@ -10,10 +14,15 @@
  * Ownership, in one paragraph: there is one kernel thread.  All fields
  * below are touched only by whichever green thread is running, inside a
  * no-preempt section when a preemption could observe them half-updated
- * (GREEN_ENTER/GREEN_LEAVE).  No atomics are needed for that; the one
- * word signal handlers write too, __green_pending, is changed with
- * single atomic read-modify-writes (green_pending_set below), and
- * process-shared semaphores (sem.c) use atomics on shared memory.
+ * (GREEN_ENTER/GREEN_LEAVE).  No atomics are needed for that.  Atomic
+ * read-modify-writes are used where a plain load and store could lose
+ * another's change: words that signal handlers change too
+ * (__green_pending: green_pending_set and friends; signal.c's 64-bit
+ * sets: green_bits_or/green_bits_clear, all below), counters changed
+ * outside a no-preempt section (src/stubs/vmlock.c, __wait.c), and
+ * the words of process-shared objects, which other processes change
+ * (sem.c, pmutex.c, and the shared paths of cond.c, rwlock.c and
+ * barrier.c).
  */
 #ifndef GREEN_H
 #define GREEN_H
