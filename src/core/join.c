@@ -22,21 +22,24 @@ static int join(pthread_t p, void **res, clockid_t clk, const struct timespec *a
 {
 	struct green_thread *self = __green_cur, *t = __green_lookup(p);
 	uint64_t deadline = GREEN_NO_DEADLINE;
-	int r, err;
+	int r, err = 0;
 
-	if (!t || (t->state == GS_EXITED && t->detached)) return ESRCH;
+	if (!t) return ESRCH;
 	if (t == self) return EDEADLK;
-	if (t->detached || (t->joiner && t->joiner != self)) return EINVAL;
-	/* two threads joining each other */
-	if (t->state == GS_BLOCKED && t->wait == GW_JOIN && t->wait_obj == self)
-		return EDEADLK;
 	if (!try) __green_cancel_point();
-	if (at) {
-		deadline = __green_deadline(clk, at, &err);
-		if (err) return err;
-	}
 
+	/* The checks and the wait are one section: two threads joining each
+	 * other could otherwise both pass the check, then both wait. */
 	GREEN_ENTER();
+	if (t->state == GS_EXITED && t->detached) err = ESRCH;
+	else if (t->detached || (t->joiner && t->joiner != self)) err = EINVAL;
+	else if (t->state == GS_BLOCKED && t->wait == GW_JOIN && t->wait_obj == self)
+		err = EDEADLK;   /* two threads joining each other */
+	else if (at) deadline = __green_deadline(clk, at, &err);
+	if (err) {
+		GREEN_LEAVE();
+		return err;
+	}
 	while (t->state != GS_EXITED) {
 		if (try) {
 			GREEN_LEAVE();
@@ -49,7 +52,8 @@ static int join(pthread_t p, void **res, clockid_t clk, const struct timespec *a
 		t->joiner = 0;
 		if (r == ECANCELED) {
 			GREEN_LEAVE();
-			__green_cancel_point();
+			__green_cancel_point();   /* does not return: cancel is pending */
+			GREEN_ENTER();
 		}
 		if (r == ETIMEDOUT) {
 			GREEN_LEAVE();
