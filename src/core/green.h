@@ -302,6 +302,13 @@ hidden int __green_fds_wait(const struct pollfd *, unsigned long n, uint64_t dea
 hidden int __green_retry_wait(enum gwait kind, const void *obj, unsigned *step, uint64_t deadline);
 hidden void __green_fd_closed(int fd);          /* wake its waiters with EBADF */
 
+/* ---- descriptor kinds (fdkind.c): learnt by fstat at the first read or
+ * write, forgotten after whatever makes the numbers name something else */
+hidden int __green_fd_never_waits(int fd);      /* a regular file, block device or directory */
+hidden int __green_fd_no_nowait(int fd);        /* its kind refused RWF_NOWAIT before */
+hidden void __green_fd_refused_nowait(int fd);  /* remember that */
+hidden void __green_fd_forget(unsigned first, unsigned last);
+
 /* ---- signals (signal.c)
  * A wait ended with EINTR because a handler ran: should the interrupted
  * call restart (the handler had SA_RESTART)?  Blocking stubs ask this

@@ -12,10 +12,14 @@
  * "try without blocking; if it would block, park in a core wait (io.c);
  * try again":
  *
- *   fd readable/writable  read, readv, pread, preadv, write, writev,
- *       pwrite, pwritev: preadv2/pwritev2 with RWF_NOWAIT, per call.
- *       recv*, send*: MSG_DONTWAIT, per call.  accept, and any descriptor
- *       whose kind refuses RWF_NOWAIT (ttys, on this kernel): a readiness
+ *   never waits           read, readv, pread, preadv, write, writev,
+ *       pwrite, pwritev on a regular file, block device or directory
+ *       (src/core/fdkind.c): the plain call, one system call, as stock
+ *       musl makes it.  A file write is never cut into pieces.
+ *   fd readable/writable  the same calls on any other descriptor:
+ *       preadv2/pwritev2 with RWF_NOWAIT, per call.  recv*, send*:
+ *       MSG_DONTWAIT, per call.  accept, and any descriptor whose kind
+ *       refuses RWF_NOWAIT (FIFOs, ttys, on this kernel): a readiness
  *       check, then the call, inside one no-preempt section.  A blocking
  *       write is completed in pieces (as a blocking write would be).
  *   connect               the socket is non-blocking for the one call that
@@ -129,28 +133,6 @@ static int fd_ready(int fd, int ev)
 	return r > 0;
 }
 
-static int fd_regular(int fd)
-{
-	struct stat st;
-	return !fstat(fd, &st) && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
-}
-
-/* Descriptors whose kind refused RWF_NOWAIT: a hint only (a stale bit
- * costs one readiness check, a missing one one refused call). */
-static unsigned char no_nowait[1024 / 8];
-
-static int nowait_refused(int fd)
-{
-	return (unsigned)fd < 1024 && (no_nowait[fd / 8] >> fd % 8 & 1);
-}
-
-static void nowait_mark(int fd, int refused)
-{
-	if ((unsigned)fd >= 1024) return;
-	if (refused) no_nowait[fd / 8] |= 1 << fd % 8;
-	else no_nowait[fd / 8] &= ~(1 << fd % 8);
-}
-
 /* ---- descriptor I/O: one call described so it can be retried */
 
 enum { BY_IOV, BY_FLAGS, BY_READY };
@@ -162,7 +144,6 @@ struct io {
 	struct iovec *iov;     /* BY_IOV: the buffers (a private copy for writes) */
 	int cnt;
 	off_t off;             /* BY_IOV: -1 for the file position */
-	int woken;             /* parked before: the descriptor looked ready */
 };
 
 static long try_plain(struct io *c)
@@ -182,11 +163,11 @@ static long try_nowait(struct io *c)
 
 	switch (c->how) {
 	case BY_IOV:
-		if (nowait_refused(c->fd)) return -EOPNOTSUPP;
+		if (__green_fd_no_nowait(c->fd)) return -EOPNOTSUPP;
 		r = __syscall(c->ev == GREEN_IN ? SYS_preadv2 : SYS_pwritev2,
 		              c->fd, c->iov, c->cnt, (long)c->off, 0, RWF_NOWAIT);
 		if (r == -EOPNOTSUPP || r == -ENOSYS || r == -EINVAL) {
-			nowait_mark(c->fd, 1);
+			__green_fd_refused_nowait(c->fd);
 			return -EOPNOTSUPP;
 		}
 		return r;
@@ -199,7 +180,8 @@ static long try_nowait(struct io *c)
 }
 
 /* A write after a readiness check: at most PIPE_BUF bytes, which a
- * writable pipe or FIFO is sure to take without blocking. */
+ * writable pipe or FIFO is sure to take without blocking.  (Never a
+ * regular file's: those do not come here.) */
 static long try_plain_small(struct io *c)
 {
 	struct io small = *c;
@@ -235,9 +217,6 @@ static long attempt(struct io *c, int *park)
 	if (r != -EAGAIN) return r;
 	if (c->how == BY_FLAGS && (c->a[c->flag_arg] & MSG_DONTWAIT)) return r;
 	if (fd_nonblocking(c->fd)) return r;
-	/* RWF_NOWAIT on a regular file refuses a page cache miss, and the
-	 * file is always "ready": after one wake, read it the plain way */
-	if (c->woken && c->how == BY_IOV && fd_regular(c->fd)) return try_plain(c);
 	*park = 1;
 	return r;
 }
@@ -273,7 +252,6 @@ static long do_io(struct io *c, int cp)
 	for (;;) {
 		r = attempt(c, &park);
 		if (park) {
-			c->woken = 1;
 			if (!(r = park_fd(c->fd, c->ev, GREEN_NO_DEADLINE, GW_FD, cp))) continue;
 			return done ? done : r;
 		}
@@ -652,11 +630,30 @@ static long do_semop(int id, const struct sembuf *ops, size_t n, const struct ti
 
 /* ---- the dispatch */
 
+/* The reads and writes that may find a descriptor that never waits. */
+static int file_io(long nr)
+{
+	switch (nr) {
+	case SYS_read: case SYS_readv: case SYS_preadv:
+	case SYS_write: case SYS_writev: case SYS_pwritev:
+#ifdef SYS_pread64
+	case SYS_pread64:
+#endif
+#ifdef SYS_pwrite64
+	case SYS_pwrite64:
+#endif
+		return 1;
+	}
+	return 0;
+}
+
 hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z, int cp)
 {
 	long a[6] = { u, v, w, x, y, z };
 	struct timespec tb;
 
+	/* a regular file, block device or directory: stock musl's one call */
+	if (file_io(nr) && __green_fd_never_waits(u)) return __syscall(nr, u, v, w, x, y, z);
 	switch (nr) {
 	case SYS_read: return io_buf(u, GREEN_IN, (void *)v, w, -1, cp);
 #ifdef SYS_pread64
@@ -741,10 +738,13 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 #ifdef SYS_semtimedop
 	case SYS_semtimedop: return do_semop(u, (void *)v, w, legacy_ts(x, &tb), cp);
 #endif
-	case SYS_close:
+	case SYS_close: {
+		long r;
 		__green_fd_closed(u);
-		nowait_mark(u, 0);
-		break;
+		r = __syscall(nr, u);
+		__green_fd_forget(u, u);   /* after the close (src/core/fdkind.c) */
+		return r;
+	}
 	}
 	return __syscall(nr, u, v, w, x, y, z);
 }

@@ -1,6 +1,7 @@
 /*
  * dup2.c — replacing a descriptor others wait on wakes them with EBADF,
- * as closing it does.
+ * as closing it does; what green knew of the number is forgotten
+ * (src/core/fdkind.c).
  */
 #include <unistd.h>
 #include <errno.h>
@@ -12,5 +13,6 @@ int dup2(int old, int new)
 	int r;
 	if (green_active() && old != new) __green_fd_closed(new);
 	while ((r=__syscall(SYS_dup2, old, new))==-EBUSY);
+	if (old != new) __green_fd_forget(new, new);
 	return __syscall_ret(r);
 }
