@@ -89,12 +89,14 @@ hidden void __green_tsd_run_dtors(struct green_thread *t)
 		for (i = 0; i < PTHREAD_KEYS_MAX; i++) {
 			void *v = t->tsd[i];
 			void (*d)(void *);
-			/* the key's state read in one section: a pthread_key_delete
-			 * between the test and the call would leave a null, or
-			 * another key's, destructor */
-			GREEN_ENTER();
+			/* the key's state read with preemption held off: a
+			 * pthread_key_delete between the test and the call would
+			 * leave a null, or another key's, destructor.  A bare
+			 * depth step, not GREEN_ENTER/LEAVE: no scheduling point
+			 * here (a tick deferred meanwhile is taken at the next) */
+			__green_np++;
 			d = v && used[i] ? dtor[i] : 0;
-			GREEN_LEAVE();
+			__green_np--;
 			if (!d) continue;
 			t->tsd[i] = 0;
 			d(v);
