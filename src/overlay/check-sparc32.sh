@@ -3,9 +3,8 @@
 # cooperatively and with copied stacks, under qemu-sparc32plus with the
 # 32-bit glibc as its /lib.  Time-sliced runs are left out: under
 # qemu-sparc32plus 7.2 they crash intermittently (docs/ports.md).
-# Run by hand (GREEN_CHECK_SPARC32=1 make check): once in about eight
-# runs one cancellation test timed out with copied stacks (docs/ports.md),
-# which would make CI fail at random.
+# Run with GREEN_CHECK_SPARC32=1 in make check's environment, as .ci/run
+# does.
 . "$GREEN_SRC/tests/lib.sh"
 if [ "${GREEN_CHECK_SPARC32:-}" != 1 ]; then
 	echo "SKIP: the 32-bit SPARC suites run with GREEN_CHECK_SPARC32=1 (docs/ports.md)"
