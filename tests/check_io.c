@@ -19,6 +19,8 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -527,6 +529,38 @@ START_TEST(flags_unchanged)
 }
 END_TEST
 
+/* ---- wait4 with a resource usage: the child's CPU time and peak
+ * memory reach the caller's struct rusage, whatever its layout */
+START_TEST(wait4_rusage)
+{
+	struct rusage ru;
+	int st;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		volatile unsigned long x = 0;
+		struct timespec t0, t;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+		do {   /* 30 ms of CPU */
+			for (int i = 0; i < 100000; i++) x += i;
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+		} while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec < 30000000L);
+		_exit(5);
+	}
+	memset(&ru, 0xa5, sizeof ru);
+	ck_assert_int_eq(wait4(pid, &st, 0, &ru), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 5);
+	ck_assert_int_ge((long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
+	                 (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec, 20000);
+	ck_assert(ru.ru_utime.tv_usec >= 0 && ru.ru_utime.tv_usec < 1000000);
+	ck_assert(ru.ru_stime.tv_usec >= 0 && ru.ru_stime.tv_usec < 1000000);
+	ck_assert_int_gt(ru.ru_maxrss, 0);
+	ck_assert_int_ge(ru.ru_nivcsw, 0);
+	ck_assert_int_ge(ru.ru_nvcsw, 0);
+}
+END_TEST
+
 Suite *suite_io(void)
 {
 	Suite *s = suite_create("io");
@@ -542,6 +576,7 @@ Suite *suite_io(void)
 	tcase_add_test(tc, fifo_open);
 	tcase_add_test(tc, big_fd);
 	tcase_add_test(tc, system_popen_spawn);
+	tcase_add_test(tc, wait4_rusage);
 	if (GREEN_MODE) tcase_add_test(tc, close_wakes);   /* 1:1 read keeps waiting */
 	tcase_add_test(tc, own_poll_select);
 	tcase_add_test(tc, flags_unchanged);
