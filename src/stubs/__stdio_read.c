@@ -1,8 +1,10 @@
 /*
- * __stdio_read.c — refilling a FILE parks only the reading thread.
+ * __stdio_read.c — refilling a FILE: one read fills the caller's buffer
+ * and the FILE's own behind it.
  *
- * fgets, getline, fread, scanf on a pipe, socket or terminal end here,
- * with only that FILE locked by the caller.
+ * fgets, getline, fread, scanf on a pipe, socket or terminal end here
+ * with only that FILE locked; green makes the read through its dispatch,
+ * so an empty pipe parks the reading thread alone.
  */
 #include "stdio_impl.h"
 #include <sys/uio.h>
@@ -10,23 +12,30 @@
 
 size_t __stdio_read(FILE *f, unsigned char *buf, size_t len)
 {
-	struct iovec iov[2] = {
-		{ .iov_base = buf, .iov_len = len - !!f->buf_size },
-		{ .iov_base = f->buf, .iov_len = f->buf_size }
+	/* A buffered FILE takes the caller's last byte into f->buf along
+	 * with whatever more the kernel has; an unbuffered one reads
+	 * straight into buf. */
+	size_t direct = f->buf_size ? len - 1 : len;
+	struct iovec into[2] = {
+		{ .iov_base = buf, .iov_len = direct },
+		{ .iov_base = f->buf, .iov_len = f->buf_size },
 	};
-	ssize_t cnt;
+	long got;
 
-	cnt = iov[0].iov_len ? green_sys(SYS_readv, f->fd, (long)iov, 2, 0)
-		: green_sys(SYS_read, f->fd, (long)iov[1].iov_base, iov[1].iov_len, 0);
-	cnt = __syscall_ret(cnt);
-	if (cnt <= 0) {
-		f->flags |= cnt ? F_ERR : F_EOF;
-		return 0;
-	}
-	if ((size_t)cnt <= iov[0].iov_len) return cnt;
-	cnt -= iov[0].iov_len;
+	if (direct)
+		got = green_sys(SYS_readv, f->fd, (long)into, 2, 0);
+	else
+		got = green_sys(SYS_read, f->fd, (long)f->buf, f->buf_size, 0);
+	got = __syscall_ret(got);
+
+	if (got < 0) f->flags |= F_ERR;
+	if (got == 0) f->flags |= F_EOF;
+	if (got <= 0) return 0;
+	if ((size_t)got <= direct) return got;
+
+	/* some landed in f->buf: its first byte ends the caller's request */
 	f->rpos = f->buf;
-	f->rend = f->buf + cnt;
-	if (f->buf_size) buf[len-1] = *f->rpos++;
+	f->rend = f->buf + (got - direct);
+	if (f->buf_size) buf[len - 1] = *f->rpos++;
 	return len;
 }

@@ -1,38 +1,45 @@
 /*
- * fopen.c — opening a FIFO with fopen parks only the caller until the
- * other end opens (the open goes through the green dispatch).
+ * fopen.c — fopen (and fopen64): open the file, then wrap the
+ * descriptor in a FILE.  Green makes the open through its dispatch, so
+ * opening a FIFO parks only the caller until the other end opens.
  */
 #include "stdio_impl.h"
 #include <fcntl.h>
-#include <string.h>
 #include <errno.h>
 #include "green-sys.h"
 
-FILE *fopen(const char *restrict filename, const char *restrict mode)
+/* the first character of a mode; an empty mode passes too, as musl's
+ * strchr test lets it (it finds the string's terminator) */
+static int mode_ok(char c)
+{
+	return c == 'r' || c == 'w' || c == 'a' || c == 0;
+}
+
+static int open_file(const char *name, int flags)
+{
+	long fd = green_sys(SYS_open, (long)name, flags | O_LARGEFILE, 0666, 0);
+
+	fd = __syscall_ret(fd);
+	/* a kernel too old for O_CLOEXEC on open ignores it */
+	if (fd >= 0 && (flags & O_CLOEXEC))
+		__syscall(SYS_fcntl, fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+}
+
+FILE *fopen(const char *restrict name, const char *restrict mode)
 {
 	FILE *f;
 	int fd;
-	int flags;
 
-	/* Check for valid initial mode character */
-	if (!strchr("rwa", *mode)) {
+	if (!mode_ok(*mode)) {
 		errno = EINVAL;
 		return 0;
 	}
-
-	/* Compute the flags to pass to open() */
-	flags = __fmodeflags(mode);
-
-	fd = __syscall_ret(green_sys(SYS_open, (long)filename, flags | O_LARGEFILE, 0666, 0));
+	fd = open_file(name, __fmodeflags(mode));
 	if (fd < 0) return 0;
-	if (flags & O_CLOEXEC)
-		__syscall(SYS_fcntl, fd, F_SETFD, FD_CLOEXEC);
-
 	f = __fdopen(fd, mode);
-	if (f) return f;
-
-	__syscall(SYS_close, fd);
-	return 0;
+	if (!f) __syscall(SYS_close, fd);
+	return f;
 }
 
 #undef fopen64

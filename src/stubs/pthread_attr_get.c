@@ -1,116 +1,77 @@
 /*
- * pthread_attr_get — musl keeps every attribute getter in this one
- * member; green replaces it (in both threads modes) for one of them:
- * pthread_attr_getstack on an attribute without a stack answers 0 and a
- * null address, as glibc does, where musl fails with EINVAL; and
- * pthread_mutexattr_getprotocol reports green's PTHREAD_PRIO_PROTECT.
- * The others read the same fields musl's do.
+ * pthread_attr_get.c — the attribute getters (musl keeps them all in one
+ * member, so green replaces them together, in both threads modes).
+ *
+ * Two answers differ from musl's:
+ *   - pthread_attr_getstack on an attribute that names no stack succeeds
+ *     with a null address and the size a new thread would get, as glibc
+ *     does (musl fails with EINVAL);
+ *   - pthread_mutexattr_getprotocol also reports PTHREAD_PRIO_PROTECT,
+ *     green's own bit in the attribute word.
+ * Every other getter hands back the field its setter stored.
  */
 #include "pthread_impl.h"
 
-int pthread_attr_getdetachstate(const pthread_attr_t *a, int *state)
+/* The mutex attribute word: musl's layout, plus green's PRIO_PROTECT
+ * bit (GM_PROTECT in src/core/sync.h; only green mode ever sets it). */
+#define MA_TYPE     3u      /* the low two bits: PTHREAD_MUTEX_* type */
+#define MA_ROBUST   4u
+#define MA_INHERIT  8u      /* PTHREAD_PRIO_INHERIT */
+#define MA_PROTECT  64u     /* PTHREAD_PRIO_PROTECT */
+#define MA_PSHARED  128u
+
+#define has(word, bit) (((word) & (bit)) != 0)
+
+/* Most getters copy one value to *out and succeed. */
+#define GETTER(name, attr_type, out_type, value)                        \
+	int name(const attr_type *restrict a, out_type *restrict out)   \
+	{                                                               \
+		*out = (value);                                         \
+		return 0;                                               \
+	}
+
+/* ---- thread attributes */
+GETTER(pthread_attr_getdetachstate,  pthread_attr_t, int,    a->_a_detach)
+GETTER(pthread_attr_getguardsize,    pthread_attr_t, size_t, a->_a_guardsize)
+GETTER(pthread_attr_getinheritsched, pthread_attr_t, int,    a->_a_sched)
+GETTER(pthread_attr_getschedpolicy,  pthread_attr_t, int,    a->_a_policy)
+GETTER(pthread_attr_getscope,        pthread_attr_t, int,    PTHREAD_SCOPE_SYSTEM)
+GETTER(pthread_attr_getstacksize,    pthread_attr_t, size_t, a->_a_stacksize)
+
+/* only the priority is written: the rest of *sp is left as it was */
+int pthread_attr_getschedparam(const pthread_attr_t *restrict a, struct sched_param *restrict sp)
 {
-	*state = a->_a_detach;
+	sp->sched_priority = a->_a_prio;
 	return 0;
 }
 
-int pthread_attr_getguardsize(const pthread_attr_t *restrict a, size_t *restrict size)
-{
-	*size = a->_a_guardsize;
-	return 0;
-}
-
-int pthread_attr_getinheritsched(const pthread_attr_t *restrict a, int *restrict inherit)
-{
-	*inherit = a->_a_sched;
-	return 0;
-}
-
-int pthread_attr_getschedparam(const pthread_attr_t *restrict a, struct sched_param *restrict param)
-{
-	param->sched_priority = a->_a_prio;
-	return 0;
-}
-
-int pthread_attr_getschedpolicy(const pthread_attr_t *restrict a, int *restrict policy)
-{
-	*policy = a->_a_policy;
-	return 0;
-}
-
-int pthread_attr_getscope(const pthread_attr_t *restrict a, int *restrict scope)
-{
-	*scope = PTHREAD_SCOPE_SYSTEM;
-	return 0;
-}
-
-/* No stack set: a null address and the size a thread would get. */
+/* The attribute keeps the stack's top and size; the lowest address is
+ * what the caller wants, or null when no stack was given. */
 int pthread_attr_getstack(const pthread_attr_t *restrict a, void **restrict addr, size_t *restrict size)
 {
-	if (!a->_a_stackaddr) {
-		*addr = 0;
-		*size = a->_a_stacksize;
-		return 0;
-	}
-	*addr = (void *)(a->_a_stackaddr - a->_a_stacksize);
+	unsigned long top = a->_a_stackaddr;
+
 	*size = a->_a_stacksize;
+	*addr = top ? (void *)(top - a->_a_stacksize) : 0;
 	return 0;
 }
 
-int pthread_attr_getstacksize(const pthread_attr_t *restrict a, size_t *restrict size)
+/* ---- the other objects' attributes */
+GETTER(pthread_barrierattr_getpshared, pthread_barrierattr_t, int,    a->__attr != 0)
+/* the condattr word: the clock in bits 0-30, process-shared in bit 31 */
+GETTER(pthread_condattr_getclock,      pthread_condattr_t,    clockid_t, a->__attr & 0x7fffffff)
+GETTER(pthread_condattr_getpshared,    pthread_condattr_t,    int,    a->__attr >> 31)
+GETTER(pthread_mutexattr_gettype,      pthread_mutexattr_t,   int,    a->__attr & MA_TYPE)
+GETTER(pthread_mutexattr_getrobust,    pthread_mutexattr_t,   int,    has(a->__attr, MA_ROBUST))
+GETTER(pthread_mutexattr_getpshared,   pthread_mutexattr_t,   int,    has(a->__attr, MA_PSHARED))
+GETTER(pthread_rwlockattr_getpshared,  pthread_rwlockattr_t,  int,    a->__attr[0])
+
+/* inheritance wins if both bits were somehow set */
+static int protocol_of(unsigned word)
 {
-	*size = a->_a_stacksize;
-	return 0;
+	if (has(word, MA_INHERIT)) return PTHREAD_PRIO_INHERIT;
+	if (has(word, MA_PROTECT)) return PTHREAD_PRIO_PROTECT;
+	return PTHREAD_PRIO_NONE;
 }
 
-int pthread_barrierattr_getpshared(const pthread_barrierattr_t *restrict a, int *restrict pshared)
-{
-	*pshared = !!a->__attr;
-	return 0;
-}
-
-int pthread_condattr_getclock(const pthread_condattr_t *restrict a, clockid_t *restrict clk)
-{
-	*clk = a->__attr & 0x7fffffff;
-	return 0;
-}
-
-int pthread_condattr_getpshared(const pthread_condattr_t *restrict a, int *restrict pshared)
-{
-	*pshared = a->__attr >> 31;
-	return 0;
-}
-
-/* musl's mutex attribute word: type in bits 0-1, robust 2, PI 3, shared 7;
- * green mode adds priority protection in bit 6 (src/core/sync.h), which
- * the 1:1 library never sets */
-int pthread_mutexattr_getprotocol(const pthread_mutexattr_t *restrict a, int *restrict protocol)
-{
-	*protocol = a->__attr & 8 ? PTHREAD_PRIO_INHERIT
-	          : a->__attr & 64 ? PTHREAD_PRIO_PROTECT : PTHREAD_PRIO_NONE;
-	return 0;
-}
-
-int pthread_mutexattr_getpshared(const pthread_mutexattr_t *restrict a, int *restrict pshared)
-{
-	*pshared = a->__attr >> 7 & 1;
-	return 0;
-}
-
-int pthread_mutexattr_getrobust(const pthread_mutexattr_t *restrict a, int *restrict robust)
-{
-	*robust = a->__attr >> 2 & 1;
-	return 0;
-}
-
-int pthread_mutexattr_gettype(const pthread_mutexattr_t *restrict a, int *restrict type)
-{
-	*type = a->__attr & 3;
-	return 0;
-}
-
-int pthread_rwlockattr_getpshared(const pthread_rwlockattr_t *restrict a, int *restrict pshared)
-{
-	*pshared = a->__attr[0];
-	return 0;
-}
+GETTER(pthread_mutexattr_getprotocol,  pthread_mutexattr_t,   int,    protocol_of(a->__attr))

@@ -1,11 +1,17 @@
 /*
  * sigaction.c — signal dispositions.
  *
- * __libc_sigaction talks to the kernel (musl's internal users — the
- * posix_spawn child, abort — need exactly that).  sigaction() and
- * signal() change the program's own disposition: straight in the kernel
- * until threads exist, in green's virtual table afterwards (signal.c),
- * which keeps SIGALRM for the time slice without the program noticing.
+ * __libc_sigaction is the kernel's call, translated to and from the
+ * kernel's struct (musl's own users — the posix_spawn child, abort —
+ * need exactly that).  sigaction() and signal() set the program's own
+ * disposition: in the kernel until threads exist, in green's virtual
+ * table afterwards (src/core/signal.c), which keeps SIGALRM for the time
+ * slice without the program noticing.
+ *
+ * Unlike musl's member: no implementation signals to unblock before the
+ * first handler (green sends none), no abort lock around SIGABRT,
+ * SA_RESTORER never shows in an old action, and SIGKILL or SIGSTOP are
+ * refused here before either table is asked.
  */
 #include <signal.h>
 #include <string.h>
@@ -16,52 +22,77 @@
 hidden void __restore(), __restore_rt();
 hidden int __green_sigaction(int, const struct sigaction *, struct sigaction *);
 
-static unsigned long handler_set[_NSIG / (8 * sizeof(long))];
-volatile int __eintr_valid_flag;
+#define KSET_BYTES (_NSIG / 8)          /* the kernel's signal set */
+#define WORD_BITS (8 * sizeof(long))
 
-/* posix_spawn's child resets these to SIG_DFL */
-void __get_handler_set(sigset_t *set)
+/* the signals that have ever had a handler (not SIG_DFL or SIG_IGN) */
+static unsigned long handler_set[_NSIG / WORD_BITS];
+volatile int __eintr_valid_flag;        /* some handler lacks SA_RESTART */
+
+/* posix_spawn's child puts these back to SIG_DFL */
+void __get_handler_set(sigset_t *out)
 {
-	memcpy(set, handler_set, sizeof handler_set);
+	memcpy(out, handler_set, sizeof handler_set);
+}
+
+static void note_handler(int sig, int flags)
+{
+	unsigned bit = sig - 1;
+
+	handler_set[bit / WORD_BITS] |= 1UL << bit % WORD_BITS;
+	if (!(flags & SA_RESTART)) __eintr_valid_flag = 1;
+}
+
+static void to_kernel(struct k_sigaction *k, const struct sigaction *sa)
+{
+	int siginfo = sa->sa_flags & SA_SIGINFO;
+
+	k->handler = sa->sa_handler;
+	k->flags = sa->sa_flags | SA_RESTORER;
+	k->restorer = siginfo ? __restore_rt : __restore;
+	memcpy(k->mask, &sa->sa_mask, KSET_BYTES);
+}
+
+static void from_kernel(struct sigaction *sa, const struct k_sigaction *k)
+{
+	memset(sa, 0, sizeof *sa);
+	sa->sa_handler = k->handler;
+	sa->sa_flags = k->flags & ~SA_RESTORER;
+	memcpy(&sa->sa_mask, k->mask, KSET_BYTES);
 }
 
 int __libc_sigaction(int sig, const struct sigaction *restrict sa, struct sigaction *restrict old)
 {
-	struct k_sigaction ksa, kold;
+	struct k_sigaction knew, kold;
 	long r;
 
 	if (sa) {
-		if ((uintptr_t)sa->sa_handler > 1UL) {
-			handler_set[(sig - 1) / (8 * sizeof(long))] |= 1UL << (sig - 1) % (8 * sizeof(long));
-			if (!(sa->sa_flags & SA_RESTART)) __eintr_valid_flag = 1;
-		}
-		ksa.handler = sa->sa_handler;
-		ksa.flags = sa->sa_flags | SA_RESTORER;
-		ksa.restorer = (sa->sa_flags & SA_SIGINFO) ? __restore_rt : __restore;
-		memcpy(&ksa.mask, &sa->sa_mask, _NSIG / 8);
+		if (sa->sa_handler != SIG_DFL && sa->sa_handler != SIG_IGN)
+			note_handler(sig, sa->sa_flags);
+		to_kernel(&knew, sa);
 	}
-	r = __syscall(SYS_rt_sigaction, sig, sa ? &ksa : 0, old ? &kold : 0, _NSIG / 8);
-	if (old && !r) {
-		memset(old, 0, sizeof *old);
-		old->sa_handler = kold.handler;
-		old->sa_flags = kold.flags & ~SA_RESTORER;
-		memcpy(&old->sa_mask, &kold.mask, _NSIG / 8);
-	}
+	r = __syscall(SYS_rt_sigaction, sig, sa ? &knew : 0, old ? &kold : 0, KSET_BYTES);
+	if (r == 0 && old) from_kernel(old, &kold);
 	return __syscall_ret(r);
+}
+
+/* Out of range, one of musl's three reserved signals (32 to 34), or an
+ * attempt to change SIGKILL or SIGSTOP. */
+static int refused(int sig, int changing)
+{
+	if (sig < 1 || sig >= _NSIG) return 1;
+	if (sig >= 32 && sig <= 34) return 1;
+	return changing && (sig == SIGKILL || sig == SIGSTOP);
 }
 
 int __sigaction(int sig, const struct sigaction *restrict sa, struct sigaction *restrict old)
 {
-	if (sig - 32U < 3 || sig - 1U >= _NSIG - 1) {
+	if (refused(sig, sa != 0)) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (sa && (sig == SIGKILL || sig == SIGSTOP)) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (green_active() && sig <= 64) return __green_sigaction(sig, sa, old);
-	return __libc_sigaction(sig, sa, old);
+	if (!green_active() || sig > 64) return __libc_sigaction(sig, sa, old);
+	return __green_sigaction(sig, sa, old);
 }
 
 weak_alias(__sigaction, sigaction);

@@ -1,9 +1,11 @@
 /*
- * syscall.c — musl's syscall(), which also tells green when a descriptor
- * number is closed or replaced behind libc's back: close, close_range
- * (musl 1.2.3 has no function for it), dup2 and dup3, and mq_close,
- * which closes through here.  What green knew of those numbers is
- * forgotten (src/core/fdkind.c).  Every other call is passed on as is.
+ * syscall.c — syscall(): the kernel call named by its number, with six
+ * arguments taken whatever the call needs.
+ *
+ * Green's addition: when the call closed or replaced a descriptor number
+ * behind libc's back — close, close_range (musl 1.2.3 has no function
+ * for it), dup2 and dup3, and mq_close, which closes through here — what
+ * green knew of that number is forgotten (src/core/fdkind.c).
  */
 #define _BSD_SOURCE
 #include <unistd.h>
@@ -28,18 +30,16 @@ static void renumbered(long n, long a, long b)
 
 long syscall(long n, ...)
 {
+	syscall_arg_t arg[6];
 	va_list ap;
-	syscall_arg_t a,b,c,d,e,f;
 	long r;
+	int i;
+
 	va_start(ap, n);
-	a=va_arg(ap, syscall_arg_t);
-	b=va_arg(ap, syscall_arg_t);
-	c=va_arg(ap, syscall_arg_t);
-	d=va_arg(ap, syscall_arg_t);
-	e=va_arg(ap, syscall_arg_t);
-	f=va_arg(ap, syscall_arg_t);
+	for (i = 0; i < 6; i++) arg[i] = va_arg(ap, syscall_arg_t);
 	va_end(ap);
-	r = __syscall(n,a,b,c,d,e,f);
-	renumbered(n, a, b);
+
+	r = __syscall(n, arg[0], arg[1], arg[2], arg[3], arg[4], arg[5]);
+	renumbered(n, arg[0], arg[1]);
 	return __syscall_ret(r);
 }
