@@ -529,6 +529,49 @@ START_TEST(flags_unchanged)
 }
 END_TEST
 
+/* ---- zero-timeout poll and select while another thread computes: the
+ * time-slice ticks that land in them must not surface as EINTR (no
+ * handler of the program's ran).  Half a second of probes. */
+static int probing;
+
+static void *spin_while_probing(void *arg)
+{
+	volatile unsigned long x = 0;
+	while (__atomic_load_n(&probing, __ATOMIC_ACQUIRE)) x++;
+	return 0;
+}
+
+START_TEST(zero_timeout_no_eintr)
+{
+	int p[2], eintr = 0, other = 0;
+	long n = 0;
+	pthread_t t;
+	uint64_t end;
+
+	ck_assert_int_eq(pipe(p), 0);
+	__atomic_store_n(&probing, 1, __ATOMIC_RELEASE);
+	SPAWN(&t, spin_while_probing, 0);
+	for (end = now_ns() + 500000000u; now_ns() < end; n++) {
+		struct pollfd f = { p[0], POLLIN, 0 };
+		struct timeval tv = { 0, 0 };
+		fd_set r;
+		int a = poll(&f, 1, 0);
+		if (a < 0 && errno == EINTR) eintr++;
+		else if (a != 0) other++;
+		FD_ZERO(&r);
+		FD_SET(p[0], &r);
+		a = select(p[0] + 1, &r, 0, 0, &tv);
+		if (a < 0 && errno == EINTR) eintr++;
+		else if (a != 0) other++;
+	}
+	__atomic_store_n(&probing, 0, __ATOMIC_RELEASE);
+	JOIN(t, 0);
+	ck_assert_msg(!eintr && !other, "%d EINTR and %d other results in %ld rounds", eintr, other, n);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
 /* ---- wait4 with a resource usage: the child's CPU time and peak
  * memory reach the caller's struct rusage, whatever its layout */
 START_TEST(wait4_rusage)
@@ -577,6 +620,9 @@ Suite *suite_io(void)
 	tcase_add_test(tc, big_fd);
 	tcase_add_test(tc, system_popen_spawn);
 	tcase_add_test(tc, wait4_rusage);
+	/* the spinner never yields: it must not get the CPU for good under
+	 * seeded schedules, which have no ticks */
+	if (!explored()) tcase_add_test(tc, zero_timeout_no_eintr);
 	if (GREEN_MODE) tcase_add_test(tc, close_wakes);   /* 1:1 read keeps waiting */
 	tcase_add_test(tc, own_poll_select);
 	tcase_add_test(tc, flags_unchanged);

@@ -358,6 +358,16 @@ static long set_park(const struct pollfd *p, unsigned long n, uint64_t dl, int c
 	return set_waited(r, cp);
 }
 
+/*
+ * The zero-timeout probe of a set call.  The kernel never restarts
+ * ppoll, pselect6 or epoll_pwait after a handler, so a time-slice tick
+ * landing in the probe makes it fail with EINTR although the program
+ * caught nothing.  Such a probe is simply asked again (it cannot block);
+ * a signal of the program's own that arrives while the caller waits ends
+ * the wait with EINTR as usual (set_waited).
+ */
+#define probe(call) ({ long r_; do r_ = (call); while (r_ == -EINTR); r_; })
+
 static long do_poll(struct pollfd *p, unsigned long n, uint64_t dl, long mask, long msize, int cp)
 {
 	long r;
@@ -366,7 +376,7 @@ static long do_poll(struct pollfd *p, unsigned long n, uint64_t dl, long mask, l
 		/* writable: ppoll and pselect6 write the time left back (the
 		 * kernel ignores a read-only one; qemu-user fails with EFAULT) */
 		struct timespec zero = { 0 };
-		r = __syscall(SYS_ppoll, p, n, &zero, mask, msize);
+		r = probe(__syscall(SYS_ppoll, p, n, &zero, mask, msize));
 		if (r || __green_now() >= dl) return r;
 		if ((r = set_park(p, n, dl, cp)) < 0) return r;
 		if (r) dl = 0;
@@ -420,7 +430,7 @@ static long do_select(int n, long *sets[3], uint64_t dl, long sigdata, int cp)
 		if (sets[i] && bytes) memcpy(saved[i] = copy + i * words, sets[i], bytes);
 	for (;;) {
 		struct timespec zero = { 0 };   /* writable, as in do_poll */
-		r = __syscall(SYS_pselect6, n, sets[0], sets[1], sets[2], &zero, sigdata);
+		r = probe(__syscall(SYS_pselect6, n, sets[0], sets[1], sets[2], &zero, sigdata));
 		if (r || __green_now() >= dl) break;
 		if ((r = select_park(n, saved, dl, cp)) < 0) break;
 		if (r) dl = 0;
@@ -438,7 +448,7 @@ static long do_epoll(const long *a, int cp)
 	int w;
 
 	for (;;) {
-		r = __syscall(SYS_epoll_pwait, a[0], a[1], a[2], 0, a[4], a[5]);
+		r = probe(__syscall(SYS_epoll_pwait, a[0], a[1], a[2], 0, a[4], a[5]));
 		if (r || __green_now() >= dl) return r;
 		w = fd_wait(a[0], GREEN_IN, dl, GW_FD, cp);
 		if ((r = set_waited(w, cp)) < 0) return r;
