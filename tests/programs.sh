@@ -100,6 +100,13 @@ for m in green 1to1; do
 	expect_status "exitmain-$m" 3 && pass "exitmain-$m"
 done
 
+# ---- forkworker: a fork child (no pthread_atfork in the program) has
+# only the forking thread
+for m in green 1to1; do
+	run "$P/forkworker-$m"
+	expect_status "forkworker-$m" 0 && out_is "forkworker-$m" "child exit status 0"
+done
+
 # ---- exitthread: exit() from another thread, atexit handlers run
 for m in green 1to1; do
 	run "$P/exitthread-$m"

@@ -2,9 +2,9 @@
  * fork.c — the child side of fork() from a green thread.
  *
  * In the child only the calling thread survives (POSIX): before the
- * program's child handlers run, every other thread is forgotten and its
- * stack unmapped, the caller becomes the only thread, and the queues
- * start empty.  Called from musl's fork hook (atfork.c) or, in the glibc
+ * program's child handlers run, every other thread is forgotten (left as
+ * a ghost, below), the caller becomes the only thread, and green's own
+ * queues start empty.  Called from musl's fork hook (atfork.c) or, in the glibc
  * overlay, as a child handler registered with glibc's pthread_atfork.
  */
 #include <sys/mman.h>
@@ -25,11 +25,13 @@ hidden void __green_fork_child(void)
 	for (t = __green_all; t; t = next) {
 		next = t->all_next;
 		if (t == self) continue;
+		/* a ghost: its descriptor stays mapped, because it may still be
+		 * linked into the wait queue of a mutex, semaphore or condition
+		 * variable in the child's memory; queue pops skip it (queue.c)
+		 * and nothing wakes it (not blocked).  The child usually execs;
+		 * until then the parent's other stacks stay copy-on-write. */
 		t->magic = 0;
-		if (t->own_stack) {
-			GREEN_VG_STACK_DEREGISTER(t->vg_id);
-			munmap(t->map_base, t->map_size);
-		}
+		t->state = GS_EXITED;
 	}
 	self->all_next = self->all_prev = 0;
 	__green_all = self;

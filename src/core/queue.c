@@ -30,15 +30,20 @@ hidden void __gq_push(struct gq *q, struct green_thread *t)
 	else q->head = t;
 }
 
+/* The first waiter, off the queue.  A fork child's queues may still hold
+ * the parent's other threads, which do not exist there (fork.c: magic
+ * 0): they are dropped, never returned. */
 hidden struct green_thread *__gq_pop(struct gq *q)
 {
-	struct green_thread *t = q->head;
-	if (!t) return 0;
-	q->head = t->q_next;
-	if (q->head) q->head->q_prev = 0;
-	else q->tail = 0;
-	t->q = 0;
-	t->q_next = t->q_prev = 0;
+	struct green_thread *t;
+	do {
+		if (!(t = q->head)) return 0;
+		q->head = t->q_next;
+		if (q->head) q->head->q_prev = 0;
+		else q->tail = 0;
+		t->q = 0;
+		t->q_next = t->q_prev = 0;
+	} while (!t->magic);
 	return t;
 }
 

@@ -20,6 +20,20 @@
 #include "green.h"
 
 hidden int __green_pid;
+#ifndef GREEN_OVERLAY
+/*
+ * musl's fork() calls __fork_handler, which its own fork.c defines as a
+ * weak no-op; green's real one (the child forgets every other thread and
+ * resets process-shared state) is in atfork.c beside pthread_atfork, and
+ * a static link would pull that member in only for a program that calls
+ * pthread_atfork.  Every program that creates a thread links this file,
+ * so this reference brings it in: its strong __fork_handler then wins.
+ */
+#include <pthread.h>
+static int (*const keep_atfork)(void (*)(void), void (*)(void), void (*)(void))
+	__attribute__((used)) = pthread_atfork;
+#endif
+
 static int refused;               /* the libc seam cannot run threads here */
 static unsigned next_id = 1;
 static int next_tid = 0x400000;   /* above any kernel tid (pid_max <= 2^22) */
