@@ -160,6 +160,7 @@ START_TEST(mutex_trylock_types)
 
 	ck_assert_int_eq(pthread_mutex_lock(&s->m), 0);
 	ck_assert_int_eq(pthread_mutex_lock(&s->m), EDEADLK);
+	ck_assert_int_eq(pthread_mutex_trylock(&s->m), EBUSY);   /* the owner's trylock too */
 	ck_assert_int_eq(pthread_mutex_lock(&s->r), 0);
 	ck_assert_int_eq(pthread_mutex_lock(&s->r), 0);
 	pid = fork_child();

@@ -161,7 +161,7 @@ hidden int __green_pmutex_lock(struct gpmutex *m, clockid_t clk, const struct ti
 			m->count++;
 			return 0;
 		case PTHREAD_MUTEX_ERRORCHECK:
-			return EDEADLK;
+			return try ? EBUSY : EDEADLK;   /* trylock: locked is EBUSY, by us too (POSIX) */
 		default:
 			if (try) return EBUSY;
 			break;    /* NORMAL relocks deadlock, as POSIX says */
