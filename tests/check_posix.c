@@ -547,6 +547,10 @@ START_TEST(stack_min)
 	ck_assert_int_eq(pthread_attr_setstack(&a, stack, sizeof stack), 0);
 	ck_assert_int_eq(pthread_create(&t, &a, rec_prio, 0), 0);
 	JOIN(t, 0);
+	/* a region of exactly PTHREAD_STACK_MIN is accepted and usable */
+	ck_assert_int_eq(pthread_attr_setstack(&a, stack, PTHREAD_STACK_MIN), 0);
+	ck_assert_int_eq(pthread_create(&t, &a, rec_prio, 0), 0);
+	JOIN(t, 0);
 	pthread_attr_destroy(&a);
 }
 END_TEST

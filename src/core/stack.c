@@ -124,8 +124,25 @@ hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *
 hidden struct green_thread *__green_stack_adopt(void *addr, size_t size, int *err)
 {
 	struct green_thread *t;
-	if (size < top_bytes() + PTHREAD_STACK_MIN) { *err = EINVAL; return 0; }
-	t = carve(addr, size);
+	size_t top = top_bytes(), blk_size;
+	void *blk;
+
+	if (size < PTHREAD_STACK_MIN) { *err = EINVAL; return 0; }
+	if (size > top && size - top >= PTHREAD_STACK_MIN / 2) {
+		t = carve(addr, size);
+	} else {
+		/* a small region (PTHREAD_STACK_MIN, the least the setter
+		 * accepts, beside a large TLS block) keeps all of itself: the
+		 * block gets a mapping of its own, unmapped with the thread */
+		blk_size = page_round(top);
+		blk = mmap(0, blk_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (blk == MAP_FAILED) { *err = EAGAIN; return 0; }
+		t = carve(blk, blk_size);
+		t->stack_lo = addr;
+		t->stack_size = size;
+		t->map_base = blk;
+		t->map_size = blk_size;
+	}
 	t->user_stack = 1;
 	t->vg_id = GREEN_VG_STACK_REGISTER(addr, (char *)addr + size);
 	return t;
@@ -144,6 +161,7 @@ hidden void __green_stack_free(struct green_thread *t)
 	t->magic = 0;
 	if (!t->own_stack) {
 		if (t->user_stack) GREEN_VG_STACK_DEREGISTER(vg_id);
+		if (base) munmap(base, total);   /* a block mapped apart (adopt) */
 		return;
 	}
 	if (ncached < CACHE_MAX) {
