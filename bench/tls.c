@@ -5,7 +5,9 @@
  * (src/core/tls.c).  bench/run.sh measures yield busy with it and
  * without it, in both stack modes.  It also times the two ways x86_64
  * has to move the thread pointer: `wrfsbase` (where the kernel allows
- * it) and `arch_prctl(ARCH_SET_FS)`.
+ * it) and `arch_prctl(ARCH_SET_FS)`; on m68k, the two ways of reading
+ * it: green's `__m68k_read_tp` (a load, docs/ports.md) and the
+ * `get_thread_area` system call stock musl makes.
  */
 #include "bench.h"
 #include <sys/auxv.h>
@@ -39,6 +41,27 @@ static double run_arch_prctl(long n)
 }
 #endif
 
+#ifdef __m68k__
+void *__m68k_read_tp(void);   /* declared plain, so every call is made */
+
+static double run_read_tp(long n)
+{
+	double t0 = now_ns();
+	for (long i = 0; i < n; i++) {
+		void *tp = __m68k_read_tp();
+		__asm__ volatile ("" : : "r"(tp));
+	}
+	return now_ns() - t0;
+}
+
+static double run_get_thread_area(long n)
+{
+	double t0 = now_ns();
+	for (long i = 0; i < n; i++) syscall(SYS_get_thread_area);
+	return now_ns() - t0;
+}
+#endif
+
 int cmd_tp(int argc, char **argv)
 {
 	(void)argc;
@@ -50,6 +73,10 @@ int cmd_tp(int argc, char **argv)
 	else
 		printf("V tp_wrfsbase unavailable\n");
 	timed("tp_arch_prctl", run_arch_prctl, 1);
+#endif
+#ifdef __m68k__
+	timed("tp_read_tp", run_read_tp, 1);
+	timed("tp_get_thread_area", run_get_thread_area, 1);
 #endif
 	return 0;
 }

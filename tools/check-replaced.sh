@@ -17,8 +17,9 @@ trap 'rm -rf "$tmp"' EXIT
 arch=$(sed -n 's/^ARCH = //p' "$musl/config.mak")
 ext=o
 grep -q '^AOBJS = \$(LOBJS)' "$musl/config.mak" && ext=lo
-grep -v '^#' "$list" | awk -v a="$arch" -v e="$ext" \
-	'NF { sub(/\{arch\}/, a, $1); print "obj/" $1 "." e }' > "$tmp/removed"
+grep -v '^#' "$list" | awk -v a="$arch" -v e="$ext" 'NF { m = $1
+	if (m ~ /^[^\/]*:/) { if (index(m, a ":") != 1) next; m = substr(m, length(a) + 2) }
+	sub(/\{arch\}/, a, m); print "obj/" m "." e }' > "$tmp/removed"
 (cd "$musl" && $NM -g --defined-only $(cat "$tmp/removed")) 2>/dev/null |
 	awk 'NF == 3 { print $3 }' | sort -u > "$tmp/lost"
 $NM -g "$libc" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u > "$tmp/used"

@@ -16,12 +16,15 @@ tmp=$out.d
 rm -rf "$tmp"
 mkdir -p "$tmp/green"
 
-# {arch} in the list is musl's CPU; its archive holds .lo objects when
-# the compiler makes PIC by default (AOBJS = $(LOBJS)), .o otherwise
+# {arch} in the list is musl's CPU, and a line that starts `cpu:` counts
+# only for that CPU; its archive holds .lo objects when the compiler makes
+# PIC by default (AOBJS = $(LOBJS)), .o otherwise
 arch=$(sed -n 's/^ARCH = //p' "$musl/config.mak")
 ext=o
 grep -q '^AOBJS = \$(LOBJS)' "$musl/config.mak" && ext=lo
-grep -v '^#' "$list" | awk -v a="$arch" 'NF { sub(/\{arch\}/, a, $1); print $1 }' > "$tmp/replaced"
+grep -v '^#' "$list" | awk -v a="$arch" 'NF { m = $1
+	if (m ~ /^[^\/]*:/) { if (index(m, a ":") != 1) next; m = substr(m, length(a) + 2) }
+	sub(/\{arch\}/, a, m); print m }' > "$tmp/replaced"
 (cd "$musl" && find obj/src -name "*.$ext" | sort) > "$tmp/all"
 sed "s|^|obj/|; s|\$|.$ext|" "$tmp/replaced" > "$tmp/replaced.lo"
 missing=$(grep -v -x -F -f "$tmp/all" "$tmp/replaced.lo" || true)

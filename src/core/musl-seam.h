@@ -56,8 +56,8 @@
 
 hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
 
-/* musl's one TCB, cached at start-up: reading the thread pointer is a
- * system call on some CPUs (m68k). */
+/* musl's one TCB, cached when threads start: the shared-TCB binding
+ * below reads it on every switch. */
 extern hidden struct pthread *__green_tcb;
 
 /*

@@ -4,11 +4,12 @@
  * Design
  * ------
  * The libc keeps its per-thread state in a thread control block (TCB)
- * that the CPU's thread pointer addresses (%fs on x86_64, the kernel's
- * thread area on m68k), and a program's `__thread`/`_Thread_local`
- * variables live in the static TLS block laid out beside it.  Kernel
- * threads each have their own; on one kernel thread green provides them
- * in one of two ways, chosen once, when threads start (__green_tls_init):
+ * that the CPU's thread pointer addresses (%fs on x86_64; on m68k a
+ * word of green's libc, src/arch/m68k/arch.h), and a program's
+ * `__thread`/`_Thread_local` variables live in the static TLS block
+ * laid out beside it.  Kernel threads each have their own; on one
+ * kernel thread green provides them in one of two ways, chosen once,
+ * when threads start (__green_tls_init):
  *
  *   shared    the program has no TLS segment.  Every green thread runs on
  *             the initial thread's TCB, and the few fields the libc keeps
@@ -28,9 +29,9 @@
  *             for a copied stack (never in the run-stack region, so the
  *             address of a `__thread` variable stays valid while its
  *             thread is parked).  The switch moves the thread pointer
- *             (__green_arch_set_tp: wrfsbase or arch_prctl on x86_64) and
- *             binds nothing: every per-thread field of the libc is per
- *             thread by construction.
+ *             (__green_arch_set_tp: wrfsbase or arch_prctl on x86_64, a
+ *             store on m68k) and binds nothing: every per-thread field
+ *             of the libc is per thread by construction.
  *
  * The two are the same to the program: in both, errno and the rest are
  * per thread; only `__thread` needs the second.  gettid() keeps

@@ -42,15 +42,19 @@ static inline void __green_arch_fp_set(const struct green_arch_fp *f)
 }
 
 /*
- * The thread pointer is the kernel's thread area: musl reads it with
- * get_thread_area (its __get_tp) and the compiler's TLS accesses with
- * __m68k_read_tp, both system calls, so moving it is set_thread_area.
+ * The thread pointer is a word of green's libc, __green_tp, not the
+ * kernel's thread area: musl's __get_tp (src/arch/m68k/musl/pthread_arch.h)
+ * and the compiler's TLS accesses (__m68k_read_tp.S) load it, so neither
+ * makes a system call, and moving it on a switch is a store.  One kernel
+ * thread: the word is the running green thread's by construction.
  */
+extern __attribute__((__visibility__("hidden"))) uintptr_t __green_tp;
+
 static inline void __green_arch_tp_init(int on_valgrind) { (void)on_valgrind; }
 
 static inline void __green_arch_set_tp(void *tp)
 {
-	__syscall(SYS_set_thread_area, tp);
+	__green_tp = (uintptr_t)tp;
 }
 
 #endif

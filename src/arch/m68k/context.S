@@ -26,8 +26,9 @@
  * (-msoft-float, ColdFire without FPU) the frame is only the integer
  * part: GREEN_ARCH_FRAME_BYTES in arch.h follows the same condition.
  *
- * The thread pointer is not touched: all green threads share musl's
- * one thread control block (see src/core/switch.c).
+ * The thread pointer is not touched here: __green_switch moves it, with
+ * a store to the libc's word, when the threads have TCBs of their own
+ * (src/core/switch.c, arch.h).
  */
 
 	.text
