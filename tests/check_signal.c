@@ -775,6 +775,53 @@ START_TEST(fork_from_thread)
 }
 END_TEST
 
+/* A FILE another thread holds at the fork (here it parks while holding
+ * flockfile; a time-slice tick inside a printf does the same) is free in
+ * the child: its first use, and exit's flush of every FILE, must not wait
+ * for a thread the child does not have.  Green frees such locks, as glibc
+ * does; stock musl (1:1) waits for good, so the test is green's only. */
+static sem_t file_held, file_release;
+static FILE *held_file;
+
+static void *file_holder(void *arg)
+{
+	flockfile(held_file);
+	fputs("half of a line ", held_file);
+	sem_post(&file_held);
+	sem_wait(&file_release);
+	funlockfile(held_file);
+	return arg;
+}
+
+START_TEST(fork_frees_orphaned_file_locks)
+{
+	pthread_t t;
+	pid_t pid;
+	int st;
+
+	ck_assert_ptr_nonnull(held_file = tmpfile());
+	sem_init(&file_held, 0, 0);
+	sem_init(&file_release, 0, 0);
+	SPAWN(&t, file_holder, 0);
+	sem_wait(&file_held);
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		alarm(10);   /* a hang kills the child, inside the test's time */
+		if (fputs("the child's line\n", held_file) < 0) _exit(1);
+		flockfile(stdout);   /* and the child's own locks still work */
+		funlockfile(stdout);
+		exit(42);            /* flushes every FILE */
+	}
+	pid = waitpid(pid, &st, 0);
+	sem_post(&file_release);   /* first: a failing check's exit flushes held_file */
+	JOIN(t, 0);
+	fclose(held_file);
+	ck_assert_int_gt(pid, 0);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 42, "child status %#x", st);
+}
+END_TEST
+
 static char atfork_log[64];
 static int atfork_armed;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -1512,6 +1559,7 @@ Suite *suite_signal(void)
 	tcase_add_test(tc, sa_resethand);
 	tcase_add_test(tc, mask_inherited);
 	tcase_add_test(tc, fork_from_thread);
+	if (GREEN_MODE) tcase_add_test(tc, fork_frees_orphaned_file_locks);
 	tcase_add_test(tc, atfork_order);
 	tcase_add_test(tc, exec_sh_from_thread);
 	tcase_add_test(tc, exec_state);

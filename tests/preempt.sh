@@ -2,7 +2,8 @@
 # preempt.sh — time slicing and SIGALRM (tests/prog/preempt.c), each run
 # with the quantum it needs: GREEN_QUANTUM_MS is read once, at start-up.
 #   spin       two never-yielding threads both progress; a sleeper wakes
-#              (lateness reported, not bounded)
+#              (lateness reported, not bounded); also how GREEN_QUANTUM_MS
+#              values are accepted and refused
 #   hammer     16 threads in malloc/snprintf/strtod for 2 s at a 1 ms
 #              quantum (0.2 s under valgrind)
 #   locks      8 threads in short sections of libc's lock, a FILE lock
@@ -53,6 +54,17 @@ timed() {
 run "spin-green (default quantum)" $TO $GREEN_RUN "$P/preempt-green" spin
 run "spin-green (1 ms quantum)" GREEN_QUANTUM_MS=1 $TO $GREEN_RUN "$P/preempt-green" spin
 run "spin-1to1" $TO $GREEN_RUN "$P/preempt-1to1" spin
+# a quantum below a millisecond is accepted; malformed ones are named
+run "spin-green (0.2 ms quantum)" GREEN_QUANTUM_MS=0.2 $TO $GREEN_RUN "$P/preempt-green" spin
+if grep -q "ignoring" "$T/err"; then fail "GREEN_QUANTUM_MS=0.2 was refused"; fi
+for bad in 0.001 1. 0.0005 " 5" 5ms -1 60000.5; do
+	GREEN_QUANTUM_MS=$bad $TO $GREEN_RUN "$P/preempt-green" spin >/dev/null 2>"$T/err"
+	if grep -q "ignoring GREEN_QUANTUM_MS=$bad (want" "$T/err"; then
+		pass "GREEN_QUANTUM_MS='$bad' is refused by name"
+	else
+		fail "GREEN_QUANTUM_MS='$bad' is not refused"
+	fi
+done
 
 # ---- hammer: the library preempted inside itself, 1000 times a second
 run "hammer-green 2 s at a 1 ms quantum" GREEN_QUANTUM_MS=1 $TO $GREEN_RUN "$P/preempt-green" hammer 2000

@@ -3,7 +3,8 @@
  *
  *   GREEN_STACK_SIZE   default stack size of new threads, bytes; K/M suffix
  *   GREEN_STACKS       separate | copied: default stack mode
- *   GREEN_QUANTUM_MS   time slice in ms; 0 = cooperative only
+ *   GREEN_QUANTUM_MS   time slice in ms, up to three decimals (0.05 is
+ *                      50 us); 0 = cooperative only
  *   GREEN_COPIED_REGION  size of the shared run-stack region of copied
  *                      threads, bytes; K/M suffix
  *   GREEN_SCHED        random:SEED | pct:SEED[:DEPTH[:STEPS]]: seeded
@@ -17,6 +18,25 @@
 #include "green.h"
 
 hidden struct green_config __green_config;
+
+/* Milliseconds with at most three decimals, as microseconds: "2" is
+ * 2000, "0.05" is 50. */
+static int parse_ms(const char *s, long *out)
+{
+	long v = 0;
+	int decimals = -1;
+	if (!*s) return -1;
+	for (; *s; s++) {
+		if (*s == '.' && decimals < 0) { decimals = 0; continue; }
+		if (*s < '0' || *s > '9' || decimals == 3 || v > 100000000) return -1;
+		v = v * 10 + (*s - '0');
+		if (decimals >= 0) decimals++;
+	}
+	if (decimals == 0) return -1;   /* "5." */
+	for (decimals = decimals < 0 ? 0 : decimals; decimals < 3; decimals++) v *= 10;
+	*out = v;
+	return 0;
+}
 
 static int parse_size(const char *s, size_t *out)
 {
@@ -68,7 +88,7 @@ hidden void __green_config_load(void)
 	const char *s;
 	if (__green_config.loaded) return;
 	__green_config.loaded = 1;
-	__green_config.quantum_ms = -1;   /* default chosen by the timer code */
+	__green_config.quantum_us = -1;   /* default chosen by the timer code */
 
 	if ((s = getenv("GREEN_STACK_SIZE")) && *s) {
 		size_t v;
@@ -91,12 +111,11 @@ hidden void __green_config_load(void)
 			__green_config.region_size = v;
 	}
 	if ((s = getenv("GREEN_QUANTUM_MS")) && *s) {
-		char *end;
-		long v = strtol(s, &end, 10);
-		if (*end || v < 0 || v > 60000)
-			__green_say("green: ignoring GREEN_QUANTUM_MS=%s (want 0..60000)\n", s);
+		long us;
+		if (parse_ms(s, &us) || (us && us < 10) || us > 60000000)
+			__green_say("green: ignoring GREEN_QUANTUM_MS=%s (want 0, or 0.01..60000)\n", s);
 		else
-			__green_config.quantum_ms = v;
+			__green_config.quantum_us = us;
 	}
 	if ((s = getenv("GREEN_SCHED")) && *s) {
 		if (strlen(s) >= sizeof __green_config.sched_text || parse_sched(s)) {
@@ -105,7 +124,7 @@ hidden void __green_config_load(void)
 			            " DEPTH 1..10)\n", s);
 		} else {
 			strcpy(__green_config.sched_text, s);
-			__green_config.quantum_ms = 0;   /* nothing may depend on timing */
+			__green_config.quantum_us = 0;   /* nothing may depend on timing */
 			__green_explore_init();
 		}
 	}

@@ -524,7 +524,7 @@ extern hidden uint64_t __green_vclock;
 struct green_config {
 	size_t stack_size;   /* GREEN_STACK_SIZE */
 	int stack_mode;      /* GREEN_STACKS */
-	int quantum_ms;      /* GREEN_QUANTUM_MS */
+	long quantum_us;     /* GREEN_QUANTUM_MS, in microseconds */
 	size_t region_size;  /* GREEN_COPIED_REGION */
 	int sched_mode;      /* GREEN_SCHED: GREEN_SCHED_* */
 	uint64_t sched_seed, sched_steps;

@@ -74,11 +74,21 @@ int __green_start_main(int argc, char **argv, char **envp)
 	return main(argc, argv, envp);
 }
 
+/*
+ * A new thread's first code.  The switch into it ran with the new
+ * thread's no-preempt depth, 1 (set at creation), like any switch, which
+ * runs inside its caller's section: a tick in the middle of it (in the
+ * copied-stack scheduler context, copying a stack) must only record that
+ * it came.  The section ends here, as the yield that a preempted thread
+ * resumes in ends its own; not with GREEN_LEAVE, which under GREEN_SCHED
+ * would add a scheduling point.
+ */
 hidden void __green_thread_start(void *arg)
 {
 	struct green_thread *self = arg;
-	__green_reap();          /* a new thread's no-preempt depth starts at 0 */
 	__green_arch_fp_set(&self->fp);
+	__green_reap();
+	if (!--__green_np && __green_pending) __green_preempt_now();
 	green_sig_check(self);
 	__green_cancel_async(self);
 	if (self->c11) {
@@ -138,6 +148,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	t->start = fn;
 	t->arg = arg;
 	t->c11 = c11;
+	t->np = 1;   /* the switch that first runs it is a section; it ends in thread_start */
 	t->detached = attr.detached;
 	t->sigmask = self->sigmask;   /* POSIX: the creator's mask; nothing pending */
 	if (attr.explicit_sched) {

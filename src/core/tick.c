@@ -267,8 +267,8 @@ hidden void __green_itimer_virtualise(void)
 	struct sigaction sa = { .sa_sigaction = tick, .sa_flags = SA_SIGINFO | SA_RESTART };
 	uint64_t now = __green_real_now();
 
-	quantum = (__green_config.quantum_ms < 0 ? DEFAULT_QUANTUM_MS : __green_config.quantum_ms)
-	          * 1000000ull;
+	quantum = __green_config.quantum_us < 0 ? DEFAULT_QUANTUM_MS * 1000000ull
+	          : __green_config.quantum_us * 1000ull;
 	if (!green_k_getitimer(ITIMER_REAL, &it) && (it.it_value.tv_sec || it.it_value.tv_usec)) {
 		alarm_at = now + it.it_value.tv_sec * 1000000000ull + it.it_value.tv_usec * 1000ull;
 		alarm_every = it.it_interval.tv_sec * 1000000000ull + it.it_interval.tv_usec * 1000ull;
