@@ -1411,8 +1411,10 @@ static void timed_handler(int s)
 static void *kill_process(void *arg)
 {
 	pid_t *main_tid = arg;
-	if (GREEN_MODE) sched_yield();
-	else while (kstate(*main_tid) != 'S') sched_yield();
+	/* green: main outranks this thread (SCHED_FIFO 2 against 1), so this
+	 * runs only once main has blocked, in its nanosleep; a single yield
+	 * was not enough when a tick preempted main just before the call */
+	if (!GREEN_MODE) while (kstate(*main_tid) != 'S') sched_yield();
 	kill(getpid(), SIGUSR1);
 	while (sem_wait(&release)) ;
 	return 0;
@@ -1430,10 +1432,24 @@ START_TEST(process_signal_to_main)
 	sigemptyset(&sa.sa_mask);
 	ck_assert_int_eq(sigaction(SIGUSR1, &sa, 0), 0);
 	sem_init(&release, 0, 0);
-	SPAWN(&t, kill_process, &me);
+	if (GREEN_MODE) {
+		struct sched_param hi = { .sched_priority = 2 }, lo = { .sched_priority = 1 };
+		pthread_attr_t a;
+		ck_assert_int_eq(pthread_setschedparam(pthread_self(), SCHED_FIFO, &hi), 0);
+		pthread_attr_init(&a);
+		pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+		pthread_attr_setschedparam(&a, &lo);
+		ck_assert_int_eq(pthread_create(&t, &a, kill_process, &me), 0);
+		pthread_attr_destroy(&a);
+	} else {
+		SPAWN(&t, kill_process, &me);
+	}
 	sleep_start = now_ns();
 	r = nanosleep(&(struct timespec){ 30, 0 }, &rem);
 	e = errno;
+	if (GREEN_MODE)
+		pthread_setschedparam(pthread_self(), SCHED_OTHER, &(struct sched_param){ 0 });
 	stop_bystanders(&t, 1);
 	ck_assert_int_eq(r, -1);
 	ck_assert_int_eq(e, EINTR);

@@ -11,7 +11,7 @@ for stacks in separate copied; do
 		opt=; [ $mode = pct ] && opt=--pct
 		for p in $GREEN_EXPLORE_PROGS; do
 			bin="$B/tests/explore/$p-green"
-			out=$(GREEN_STACKS=$stacks $GREEN_RUN $X -q -n $RUNS $opt -- $bin)
+			out=$(GREEN_STACKS=$stacks $X -q -n $RUNS $opt -- $GREEN_RUN $bin)
 			seed=$(printf '%s\n' "$out" | sed -n 's/^green-explore: seed \([0-9]*\),.*/\1/p')
 			if [ -z "$seed" ]; then
 				fail "$p ($mode, $stacks): not found in $RUNS runs"
@@ -20,7 +20,7 @@ for stacks in separate copied; do
 			fi
 			steps=$(printf '%s\n' "$out" | sed -n 's/.*GREEN_SCHED=pct:[0-9]*:[0-9]*:\([0-9]*\),.*/\1/p')
 			ropt=; [ $mode = pct ] && ropt="--pct --steps $steps"
-			rep=$(GREEN_STACKS=$stacks $GREEN_RUN $X -q --replay $seed -n 5 $ropt -- $bin)
+			rep=$(GREEN_STACKS=$stacks $X -q --replay $seed -n 5 $ropt -- $GREEN_RUN $bin)
 			if printf '%s\n' "$rep" | grep -q 'identical hash' &&
 			   ! printf '%s\n' "$rep" | grep -q 'passed x'; then
 				pass "$p ($mode, $stacks): seed $seed fails, replays 5/5 with the same hash"
