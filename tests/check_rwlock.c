@@ -268,6 +268,25 @@ END_TEST
 
 /* ---- green policy details */
 
+/* A thread that runs, at once and up to where it blocks, ahead of the
+ * test's (SCHED_OTHER) thread: a SCHED_FIFO one.  A plain create and
+ * sched_yield() is not enough once ticks run: the new thread can be
+ * preempted before it reaches its wait, and a test that relies on the
+ * order of the waiters then sees another. */
+static pthread_t spawn_fifo(void *(*fn)(void *), int prio)
+{
+	pthread_attr_t a;
+	struct sched_param sp = { .sched_priority = prio };
+	pthread_t t;
+	ck_assert_int_eq(pthread_attr_init(&a), 0);
+	ck_assert_int_eq(pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED), 0);
+	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, SCHED_FIFO), 0);
+	ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), 0);
+	ck_assert_int_eq(pthread_create(&t, &a, fn, 0), 0);
+	pthread_attr_destroy(&a);
+	return t;
+}
+
 static int order[3], norder;
 
 static void *ordered_write(void *arg)
@@ -297,10 +316,8 @@ START_TEST(new_reader_queues_behind_writer)
 	pthread_rwlock_init(&rw, 0);
 	norder = 0;
 	ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
-	SPAWN(&w, ordered_write, 0);
-	sched_yield();                  /* w runs and blocks */
-	SPAWN(&r, ordered_read, 0);
-	sched_yield();                  /* r runs and blocks */
+	w = spawn_fifo(ordered_write, 2);   /* runs and blocks */
+	r = spawn_fifo(ordered_read, 2);    /* runs and blocks */
 	ck_assert_int_eq(norder, 0);
 	ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
 	JOIN(w, 0);
@@ -320,8 +337,7 @@ START_TEST(recursive_read_with_writer_waiting)
 	pthread_rwlock_init(&rw, 0);
 	norder = 0;
 	ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
-	SPAWN(&w, ordered_write, 0);
-	sched_yield();                  /* w runs and blocks */
+	w = spawn_fifo(ordered_write, 2);   /* runs and blocks */
 	ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
 	ck_assert_int_eq(pthread_rwlock_tryrdlock(&rw), 0);
 	ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
@@ -504,10 +520,8 @@ START_TEST(rwlock_kinds_honoured)
 		rw_init_kind(kind);
 		norder = 0;
 		ck_assert_int_eq(pthread_rwlock_wrlock(&rw), 0);
-		SPAWN(&r, ordered_read, 0);
-		sched_yield();                  /* r runs and blocks */
-		SPAWN(&w, ordered_write, 0);
-		sched_yield();                  /* w runs and blocks */
+		r = spawn_fifo(ordered_read, 2);    /* runs and blocks */
+		w = spawn_fifo(ordered_write, 2);   /* runs and blocks */
 		ck_assert_int_eq(norder, 0);
 		ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
 		JOIN(w, 0);
@@ -521,8 +535,7 @@ START_TEST(rwlock_kinds_honoured)
 	rw_init_kind(PTHREAD_RWLOCK_PREFER_READER_NP);
 	norder = 0;
 	ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
-	SPAWN(&w, ordered_write, 0);
-	sched_yield();                          /* w runs and blocks */
+	w = spawn_fifo(ordered_write, 2);       /* runs and blocks */
 	SPAWN(&r, try_read, 0);
 	JOIN(r, &res);
 	ck_assert_int_eq((intptr_t)res, 0);     /* got in beside us */
@@ -541,19 +554,6 @@ static void set_self(int policy, int prio)
 	ck_assert_int_eq(pthread_setschedparam(pthread_self(), policy, &sp), 0);
 }
 
-static pthread_t spawn_fifo(void *(*fn)(void *), int prio)
-{
-	pthread_attr_t a;
-	struct sched_param sp = { .sched_priority = prio };
-	pthread_t t;
-	ck_assert_int_eq(pthread_attr_init(&a), 0);
-	ck_assert_int_eq(pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED), 0);
-	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, SCHED_FIFO), 0);
-	ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), 0);
-	ck_assert_int_eq(pthread_create(&t, &a, fn, 0), 0);
-	pthread_attr_destroy(&a);
-	return t;
-}
 
 static void *prio_try_read(void *arg)
 {
