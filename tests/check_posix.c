@@ -154,20 +154,6 @@ static void set_self(int policy, int prio)
 	ck_assert_int_eq(pthread_setschedparam(pthread_self(), policy, &sp), 0);
 }
 
-static pthread_t spawn_prio(void *(*fn)(void *), int policy, int prio, void *arg)
-{
-	pthread_attr_t a;
-	struct sched_param sp = { .sched_priority = prio };
-	pthread_t t;
-	ck_assert_int_eq(pthread_attr_init(&a), 0);
-	ck_assert_int_eq(pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED), 0);
-	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, policy), 0);
-	ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), 0);
-	ck_assert_int_eq(pthread_create(&t, &a, fn, arg), 0);
-	pthread_attr_destroy(&a);
-	return t;
-}
-
 static int order[8], norder;
 static void record(int v) { order[norder++] = v; }
 

@@ -268,25 +268,6 @@ END_TEST
 
 /* ---- green policy details */
 
-/* A thread that runs, at once and up to where it blocks, ahead of the
- * test's (SCHED_OTHER) thread: a SCHED_FIFO one.  A plain create and
- * sched_yield() is not enough once ticks run: the new thread can be
- * preempted before it reaches its wait, and a test that relies on the
- * order of the waiters then sees another. */
-static pthread_t spawn_fifo(void *(*fn)(void *), int prio)
-{
-	pthread_attr_t a;
-	struct sched_param sp = { .sched_priority = prio };
-	pthread_t t;
-	ck_assert_int_eq(pthread_attr_init(&a), 0);
-	ck_assert_int_eq(pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED), 0);
-	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, SCHED_FIFO), 0);
-	ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), 0);
-	ck_assert_int_eq(pthread_create(&t, &a, fn, 0), 0);
-	pthread_attr_destroy(&a);
-	return t;
-}
-
 static int order[3], norder;
 
 static void *ordered_write(void *arg)
@@ -316,8 +297,8 @@ START_TEST(new_reader_queues_behind_writer)
 	pthread_rwlock_init(&rw, 0);
 	norder = 0;
 	ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
-	w = spawn_fifo(ordered_write, 2);   /* runs and blocks */
-	r = spawn_fifo(ordered_read, 2);    /* runs and blocks */
+	w = spawn_prio(ordered_write, SCHED_FIFO, 2, 0);   /* runs and blocks */
+	r = spawn_prio(ordered_read, SCHED_FIFO, 2, 0);    /* runs and blocks */
 	ck_assert_int_eq(norder, 0);
 	ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
 	JOIN(w, 0);
@@ -337,7 +318,7 @@ START_TEST(recursive_read_with_writer_waiting)
 	pthread_rwlock_init(&rw, 0);
 	norder = 0;
 	ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
-	w = spawn_fifo(ordered_write, 2);   /* runs and blocks */
+	w = spawn_prio(ordered_write, SCHED_FIFO, 2, 0);   /* runs and blocks */
 	ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
 	ck_assert_int_eq(pthread_rwlock_tryrdlock(&rw), 0);
 	ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
@@ -520,8 +501,8 @@ START_TEST(rwlock_kinds_honoured)
 		rw_init_kind(kind);
 		norder = 0;
 		ck_assert_int_eq(pthread_rwlock_wrlock(&rw), 0);
-		r = spawn_fifo(ordered_read, 2);    /* runs and blocks */
-		w = spawn_fifo(ordered_write, 2);   /* runs and blocks */
+		r = spawn_prio(ordered_read, SCHED_FIFO, 2, 0);    /* runs and blocks */
+		w = spawn_prio(ordered_write, SCHED_FIFO, 2, 0);   /* runs and blocks */
 		ck_assert_int_eq(norder, 0);
 		ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
 		JOIN(w, 0);
@@ -535,7 +516,7 @@ START_TEST(rwlock_kinds_honoured)
 	rw_init_kind(PTHREAD_RWLOCK_PREFER_READER_NP);
 	norder = 0;
 	ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
-	w = spawn_fifo(ordered_write, 2);       /* runs and blocks */
+	w = spawn_prio(ordered_write, SCHED_FIFO, 2, 0);       /* runs and blocks */
 	SPAWN(&r, try_read, 0);
 	JOIN(r, &res);
 	ck_assert_int_eq((intptr_t)res, 0);     /* got in beside us */
@@ -575,11 +556,11 @@ START_TEST(rwlock_reader_above_writer)
 		norder = 0;
 		set_self(SCHED_FIFO, 20);
 		ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
-		w = spawn_fifo(ordered_write, 10);
+		w = spawn_prio(ordered_write, SCHED_FIFO, 10, 0);
 		set_self(SCHED_FIFO, 5);        /* w runs and blocks */
 		set_self(SCHED_FIFO, 20);
 		flag = -1;
-		r = spawn_fifo(prio_try_read, reader_prio[i]);
+		r = spawn_prio(prio_try_read, SCHED_FIFO, reader_prio[i], 0);
 		JOIN(r, 0);
 		ck_assert_int_eq(flag, reader_prio[i] > 10);
 		ck_assert_int_eq(norder, 0);

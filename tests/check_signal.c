@@ -1433,15 +1433,9 @@ START_TEST(process_signal_to_main)
 	ck_assert_int_eq(sigaction(SIGUSR1, &sa, 0), 0);
 	sem_init(&release, 0, 0);
 	if (GREEN_MODE) {
-		struct sched_param hi = { .sched_priority = 2 }, lo = { .sched_priority = 1 };
-		pthread_attr_t a;
+		struct sched_param hi = { .sched_priority = 2 };
 		ck_assert_int_eq(pthread_setschedparam(pthread_self(), SCHED_FIFO, &hi), 0);
-		pthread_attr_init(&a);
-		pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
-		pthread_attr_setschedpolicy(&a, SCHED_FIFO);
-		pthread_attr_setschedparam(&a, &lo);
-		ck_assert_int_eq(pthread_create(&t, &a, kill_process, &me), 0);
-		pthread_attr_destroy(&a);
+		t = spawn_prio(kill_process, SCHED_FIFO, 1, &me);
 	} else {
 		SPAWN(&t, kill_process, &me);
 	}

@@ -105,4 +105,22 @@ static inline struct timespec abs_in_ms(long ms)
 #define SPAWN(t, fn, arg) ck_assert_int_eq(pthread_create((t), 0, (fn), (arg)), 0)
 #define JOIN(t, res) ck_assert_int_eq(pthread_join((t), (res)), 0)
 
+/* A thread of the given policy and priority (explicit, not inherited).
+ * A SCHED_FIFO one above the test's SCHED_OTHER thread runs at once and
+ * up to where it blocks, so a test can line up waiters in a known order
+ * even while ticks run. */
+static inline pthread_t spawn_prio(void *(*fn)(void *), int policy, int prio, void *arg)
+{
+	pthread_attr_t a;
+	struct sched_param sp = { .sched_priority = prio };
+	pthread_t t;
+	ck_assert_int_eq(pthread_attr_init(&a), 0);
+	ck_assert_int_eq(pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED), 0);
+	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, policy), 0);
+	ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), 0);
+	ck_assert_int_eq(pthread_create(&t, &a, fn, arg), 0);
+	pthread_attr_destroy(&a);
+	return t;
+}
+
 #endif
