@@ -580,6 +580,44 @@ START_TEST(attr_getstack_schedpolicy)
 }
 END_TEST
 
+/* A priority outside the range of the attribute's policy is EINVAL
+ * (musl stored any); so it is for a running thread (no privilege is
+ * used: in 1:1 mode only refusals are asked for). */
+START_TEST(attr_schedparam_range)
+{
+	pthread_attr_t a;
+	struct sched_param sp;
+
+	ck_assert_int_eq(pthread_attr_init(&a), 0);
+	for (int pol = SCHED_FIFO; pol <= SCHED_RR; pol++) {
+		int lo = sched_get_priority_min(pol), hi = sched_get_priority_max(pol);
+		ck_assert_int_eq(pthread_attr_setschedpolicy(&a, pol), 0);
+		sp.sched_priority = hi + 1000;
+		ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), EINVAL);
+		sp.sched_priority = hi + 1;
+		ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), EINVAL);
+		sp.sched_priority = lo - 1;
+		ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), EINVAL);
+		sp.sched_priority = hi;
+		ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), 0);
+		sp.sched_priority = lo;
+		ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), 0);
+		ck_assert_int_eq(pthread_attr_getschedparam(&a, &sp), 0);
+		ck_assert_int_eq(sp.sched_priority, lo);
+	}
+	ck_assert_int_eq(pthread_attr_setschedpolicy(&a, SCHED_OTHER), 0);
+	sp.sched_priority = 1;
+	ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), EINVAL);
+	sp.sched_priority = 0;
+	ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), 0);
+	pthread_attr_destroy(&a);
+
+	sp.sched_priority = sched_get_priority_max(SCHED_FIFO) + 1;
+	ck_assert_int_eq(pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp), EINVAL);
+	ck_assert_int_eq(pthread_setschedprio(pthread_self(), 1000), EINVAL);
+}
+END_TEST
+
 /* ---- robust mutexes */
 
 static pthread_mutex_t rm;
@@ -882,6 +920,7 @@ Suite *suite_posix(void)
 	tcase_add_test(tc, clock_waits);
 	tcase_add_test(tc, stack_min);
 	tcase_add_test(tc, attr_getstack_schedpolicy);
+	tcase_add_test(tc, attr_schedparam_range);
 	if (GREEN_MODE) {
 		/* real-time policies need privileges in 1:1 mode; green
 		 * schedules them itself */
