@@ -10,8 +10,11 @@
 #include <errno.h>
 #include <signal.h>
 #include <sched.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 
 /* ---- helpers */
 
@@ -460,6 +463,70 @@ START_TEST(sched_params)
 }
 END_TEST
 
+static void *report_sched(void *arg)
+{
+	int *got = arg;
+	struct sched_param sp;
+	pthread_getschedparam(pthread_self(), &got[0], &sp);
+	got[1] = sp.sched_priority;
+	return 0;
+}
+
+/* Green: the process is one kernel thread, so process scheduling is real
+ * (musl: ENOSYS).  Aimed at the process itself it acts for the calling
+ * thread too, as pthread_setschedparam would; another pid is the
+ * kernel's.  SCHED_FIFO needs the kernel's consent: refused (EPERM), the
+ * caller keeps its policy. */
+START_TEST(process_sched)
+{
+	struct sched_param sp = { .sched_priority = -1 };
+	int got[2], policy;
+	pthread_t t;
+
+	ck_assert_int_eq(sched_getscheduler(0), SCHED_OTHER);
+	ck_assert_int_eq(sched_getscheduler(getpid()), SCHED_OTHER);
+	ck_assert_int_eq(sched_getparam(0, &sp), 0);
+	ck_assert_int_eq(sp.sched_priority, 0);
+	ck_assert_int_ge(sched_getscheduler(getppid()), 0);
+	ck_assert_int_eq(sched_setscheduler(0, SCHED_OTHER, &sp), 0);
+	ck_assert_int_eq(sched_setparam(getpid(), &sp), 0);
+	sp.sched_priority = 1;
+	errno = 0;
+	ck_assert_int_eq(sched_setparam(0, &sp), -1);        /* SCHED_OTHER: 0 only */
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(sched_setscheduler(0, 999, &sp), -1);
+	ck_assert_int_eq(errno, EINVAL);
+
+	sp.sched_priority = 2;
+	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		ck_assert_int_eq(errno, EPERM);
+		ck_assert_int_eq(sched_getscheduler(0), SCHED_OTHER);
+		fprintf(stderr, "SKIP: process_sched with SCHED_FIFO (not permitted here)\n");
+		return;
+	}
+	ck_assert_int_eq(syscall(SYS_sched_getscheduler, 0), SCHED_FIFO);
+	ck_assert_int_eq(sched_getscheduler(0), SCHED_FIFO);
+	ck_assert_int_eq(pthread_getschedparam(pthread_self(), &policy, &sp), 0);
+	ck_assert_int_eq(policy, SCHED_FIFO);
+	ck_assert_int_eq(sp.sched_priority, 2);
+	sp.sched_priority = 3;
+	ck_assert_int_eq(sched_setparam(0, &sp), 0);
+	sp.sched_priority = -1;
+	ck_assert_int_eq(sched_getparam(getpid(), &sp), 0);
+	ck_assert_int_eq(sp.sched_priority, 3);
+	SPAWN(&t, report_sched, got);                   /* inherits FIFO 3 */
+	JOIN(t, 0);
+	ck_assert_int_eq(got[0], SCHED_FIFO);
+	ck_assert_int_eq(got[1], 3);
+	sp.sched_priority = 0;
+	ck_assert_int_eq(sched_setscheduler(0, SCHED_OTHER, &sp), 0);
+	ck_assert_int_eq(syscall(SYS_sched_getscheduler, 0), SCHED_OTHER);
+	ck_assert_int_eq(pthread_getschedparam(pthread_self(), &policy, &sp), 0);
+	ck_assert_int_eq(policy, SCHED_OTHER);
+}
+END_TEST
+
 /* ---- cooperative round robin (green) */
 
 static char yield_log[64];
@@ -571,6 +638,7 @@ Suite *suite_thread(void)
 		tcase_add_test(tc, join_each_other);
 		tcase_add_test(tc, create_null_start);
 		tcase_add_test(tc, sched_params);
+		tcase_add_test(tc, process_sched);
 		tcase_add_test(tc, dead_handles_esrch);
 	}
 	if (cooperative()) tcase_add_test(tc, yield_alternates);
