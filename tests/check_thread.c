@@ -396,20 +396,27 @@ static void *attr_body(void *arg)
 	return 0;
 }
 
+/* Run attr_body in a thread made with a (then destroyed) into a fresh p. */
+static void probe(pthread_attr_t *a, struct attr_probe *p)
+{
+	pthread_t t;
+	memset(p, 0, sizeof *p);
+	ck_assert_int_eq(pthread_create(&t, a, attr_body, p), 0);
+	pthread_attr_destroy(a);
+	JOIN(t, 0);
+	ck_assert_int_eq(p->r, 0);
+}
+
 /* pthread_getattr_np reports at least the stack and guard asked for,
  * the detach state, and a stack that holds the thread's locals. */
 START_TEST(getattr_np)
 {
-	struct attr_probe p = { 0 };
+	struct attr_probe p;
 	pthread_attr_t a;
-	pthread_t t;
 	pthread_attr_init(&a);
 	ck_assert_int_eq(pthread_attr_setstacksize(&a, 256 * 1024), 0);
 	ck_assert_int_eq(pthread_attr_setguardsize(&a, 8192), 0);
-	ck_assert_int_eq(pthread_create(&t, &a, attr_body, &p), 0);
-	pthread_attr_destroy(&a);
-	JOIN(t, 0);
-	ck_assert_int_eq(p.r, 0);
+	probe(&a, &p);
 	ck_assert_uint_ge(p.stacksize, 256 * 1024);
 	ck_assert_uint_ge(p.guardsize, 8192);
 	ck_assert_int_eq(p.detach, PTHREAD_CREATE_JOINABLE);
@@ -422,19 +429,46 @@ END_TEST
 START_TEST(user_stack)
 {
 	enum { SIZE = 256 * 1024 };
-	struct attr_probe p = { 0 };
+	struct attr_probe p;
 	pthread_attr_t a;
-	pthread_t t;
 	void *stack;
 	ck_assert_int_eq(posix_memalign(&stack, 4096, SIZE), 0);
 	pthread_attr_init(&a);
 	ck_assert_int_eq(pthread_attr_setstack(&a, stack, SIZE), 0);
-	ck_assert_int_eq(pthread_create(&t, &a, attr_body, &p), 0);
-	pthread_attr_destroy(&a);
-	JOIN(t, 0);
-	ck_assert_int_eq(p.r, 0);
+	probe(&a, &p);
 	ck_assert_uint_ge(p.local, (uintptr_t)stack);
 	ck_assert_uint_lt(p.local, (uintptr_t)stack + SIZE);
+	free(stack);
+}
+END_TEST
+
+/* Green: pthread_getattr_np reports the stack asked for exactly, as NPTL
+ * does: the attribute's size, ending at the top of the stack (the locals
+ * lie inside); a stack the program gave is its region.  Separate and
+ * copied stacks (_i). */
+START_TEST(getattr_np_echo)
+{
+	static const size_t sizes[] = { PTHREAD_STACK_MIN, 64 * 1024, 64 * 1024 + 4096 };
+	int mode = _i ? PTHREAD_STACK_COPIED_NP : PTHREAD_STACK_SEPARATE_NP;
+	struct attr_probe p;
+	pthread_attr_t a;
+	void *stack;
+
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		pthread_attr_init(&a);
+		ck_assert_int_eq(pthread_attr_setstackmode_np(&a, mode), 0);
+		ck_assert_int_eq(pthread_attr_setstacksize(&a, sizes[i]), 0);
+		probe(&a, &p);
+		ck_assert_uint_eq(p.stacksize, sizes[i]);
+		ck_assert_uint_lt(p.local, p.top);
+		ck_assert_uint_ge(p.local, p.top - p.stacksize);
+	}
+	ck_assert_int_eq(posix_memalign(&stack, 4096, PTHREAD_STACK_MIN), 0);
+	pthread_attr_init(&a);
+	ck_assert_int_eq(pthread_attr_setstack(&a, stack, PTHREAD_STACK_MIN), 0);
+	probe(&a, &p);
+	ck_assert_uint_eq(p.stacksize, PTHREAD_STACK_MIN);
+	ck_assert_uint_eq(p.top, (uintptr_t)stack + PTHREAD_STACK_MIN);
 	free(stack);
 }
 END_TEST
@@ -639,6 +673,7 @@ Suite *suite_thread(void)
 		tcase_add_test(tc, create_null_start);
 		tcase_add_test(tc, sched_params);
 		tcase_add_test(tc, process_sched);
+		tcase_add_loop_test(tc, getattr_np_echo, 0, 2);
 		tcase_add_test(tc, dead_handles_esrch);
 	}
 	if (cooperative()) tcase_add_test(tc, yield_alternates);

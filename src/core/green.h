@@ -174,6 +174,7 @@ struct green_thread {
 	size_t map_size;
 	void *stack_lo;                /* lowest usable stack address */
 	size_t stack_size;             /* usable bytes */
+	size_t stack_asked;            /* the size the creator asked for (thread_np.c) */
 	size_t guard_size;
 	unsigned vg_id;                /* valgrind stack id */
 

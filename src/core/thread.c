@@ -129,6 +129,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 		return err;
 	}
 	self = __green_cur;
+	t->stack_asked = size;
 	t->magic = GREEN_MAGIC;
 	t->id = ++next_id;
 	t->tid = next_tid;

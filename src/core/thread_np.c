@@ -70,6 +70,15 @@ static void main_stack(void **top, size_t *size)
 		*size = rl.rlim_cur;
 }
 
+/*
+ * A thread's stack as its creator asked for it, as NPTL reports it: the
+ * size asked for (the attribute's, else the default in force), ending at
+ * the top of the stack.  A stack the program gave (pthread_attr_setstack)
+ * is its region exactly.  Green's own stacks are at least as large as
+ * asked, the slack of page rounding lying below the range reported
+ * (stacks.md); a copied-stack thread's range lies at the top of the
+ * shared run region, which is as large or larger.
+ */
 int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
 {
 	struct green_thread *t = __green_lookup(p);
@@ -84,8 +93,8 @@ int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
 		main_stack(&top, &g.stacksize);
 		g.stackaddr = (uintptr_t)top;
 	} else {
-		g.stackaddr = (uintptr_t)t->stack_lo + t->stack_size;
-		g.stacksize = t->stack_size;
+		g.stackaddr = (uintptr_t)t->stack_lo + (t->user_stack ? t->stack_asked : t->stack_size);
+		g.stacksize = t->stack_asked;
 		g.guardsize = t->guard_size;
 	}
 	return green_attr_fill(a, &g);
