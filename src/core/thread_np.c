@@ -100,7 +100,9 @@ int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
 	return green_attr_fill(a, &g);
 }
 
-static int check_param(int policy, const struct sched_param *param)
+/* Is prio a priority of policy (Linux's ranges, green's levels)?  0 or
+ * EINVAL; pthread_create checks an explicit attribute with it too. */
+hidden int __green_sched_check(int policy, int prio)
 {
 	int lo, hi;
 	switch (policy) {
@@ -117,9 +119,12 @@ static int check_param(int policy, const struct sched_param *param)
 	}
 	lo = policy == SCHED_FIFO || policy == SCHED_RR ? 1 : 0;
 	hi = policy == SCHED_FIFO || policy == SCHED_RR ? 99 : 0;
-	if (!param || param->sched_priority < lo || param->sched_priority > hi)
-		return EINVAL;
-	return 0;
+	return prio < lo || prio > hi ? EINVAL : 0;
+}
+
+static int check_param(int policy, const struct sched_param *param)
+{
+	return param ? __green_sched_check(policy, param->sched_priority) : EINVAL;
 }
 
 /* Inside GREEN_ENTER: give t its new policy and priority and put it
