@@ -156,14 +156,32 @@ static inline void b_sleep_us(long us)
 	struct timespec ts = { us / 1000000, us % 1000000 * 1000 };
 	while (nanosleep(&ts, &ts)) {}
 }
+/* Usable stack of the calling thread: from the top pthread_getattr_np
+ * reports down to the guard page, where the mapping that holds the
+ * thread's locals starts (/proc/self/maps).  The size pthread_getattr_np
+ * reports is not it: green, as NPTL, echoes the size asked for. */
 static inline long b_stack_usable(void)
 {
 	pthread_attr_t a;
+	void *addr;
 	size_t sz = 0;
+	unsigned long lo, hi, here = (unsigned long)&sz, top;
+	char line[256];
+	long usable = -1;
+	FILE *f;
 	if (pthread_getattr_np(pthread_self(), &a)) return -1;
-	pthread_attr_getstacksize(&a, &sz);
+	pthread_attr_getstack(&a, &addr, &sz);
 	pthread_attr_destroy(&a);
-	return (long)sz;
+	top = (unsigned long)addr + sz;
+	if (!(f = fopen("/proc/self/maps", "r"))) return -1;
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && here >= lo && here < hi) {
+			usable = (long)(top - lo);
+			break;
+		}
+	}
+	fclose(f);
+	return usable;
 }
 #define B_HAVE_TIMESLICE 1
 

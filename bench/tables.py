@@ -651,8 +651,8 @@ class Tables:
         self.w()
         self.w("## Stack allocation: what a thread gets for a request")
         self.w()
-        self.w("Usable stack as the thread's own implementation reports it "
-               "(`pthread_getattr_np`; Pth: `PTH_ATTR_STACK_SIZE`).")
+        self.w("Usable stack: from the top of the thread's stack (`pthread_getattr_np`) down to "
+               "the guard page (`/proc/self/maps`); Pth: `PTH_ATTR_STACK_SIZE`.")
         self.w()
         self.stack_table()
         self.w()

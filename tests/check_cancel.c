@@ -387,6 +387,31 @@ START_TEST(cancel_self_deferred)
 }
 END_TEST
 
+static void *return_at_once(void *arg)
+{
+	STORE(&reached, 1);
+	return arg;
+}
+
+/* Cancelling a thread that has returned but is not joined yet succeeds
+ * and changes nothing: its ID lives until the join (POSIX), as for
+ * pthread_kill.  The join still gets its result. */
+START_TEST(cancel_exited_unjoined)
+{
+	pthread_t t;
+	void *res;
+
+	reached = 0;
+	SPAWN(&t, return_at_once, (void *)7);
+	await(&reached);
+	for (int i = 0; i < 100; i++) sched_yield();    /* t has exited (green: surely) */
+	ck_assert_int_eq(pthread_cancel(t), 0);
+	ck_assert_int_eq(pthread_cancel(t), 0);
+	JOIN(t, &res);
+	ck_assert_ptr_eq(res, (void *)7);
+}
+END_TEST
+
 Suite *suite_cancel(void)
 {
 	Suite *s = suite_create("cancel");
@@ -403,6 +428,7 @@ Suite *suite_cancel(void)
 	tcase_add_test(tc, push_pop_execute);
 	tcase_add_test(tc, exit_runs_handlers_reversed);
 	tcase_add_test(tc, cancel_self_deferred);
+	tcase_add_test(tc, cancel_exited_unjoined);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -322,11 +322,17 @@ static void *rec_waiter(void *arg)
 	return 0;
 }
 
-/* Green: destroying a condition somebody waits on is EBUSY. */
+/* Green: destroying a condition somebody waits on is EBUSY, private
+ * or (_i) process-shared, whose waiters are counted in the object. */
 START_TEST(destroy_with_waiters)
 {
-	struct rec r = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+	struct rec r = { PTHREAD_MUTEX_INITIALIZER };
+	pthread_condattr_t ca;
 	pthread_t t;
+	pthread_condattr_init(&ca);
+	if (_i) pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+	ck_assert_int_eq(pthread_cond_init(&r.c, &ca), 0);
+	pthread_condattr_destroy(&ca);
 	SPAWN(&t, rec_waiter, &r);
 	wait_waiters(&r.m, &r.waiting, 1);
 	ck_assert_int_eq(pthread_cond_destroy(&r.c), EBUSY);
@@ -336,6 +342,65 @@ START_TEST(destroy_with_waiters)
 	pthread_mutex_unlock(&r.m);
 	JOIN(t, 0);
 	ck_assert_int_eq(pthread_cond_destroy(&r.c), 0);
+}
+END_TEST
+
+/* ---- destroying right after a broadcast */
+
+struct bd {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	int waiting, flag, bad;
+};
+
+static void *bd_waiter(void *arg)
+{
+	struct bd *b = arg;
+	struct timespec at = abs_in_ms(60000);
+	int r = 0, timed;
+	pthread_mutex_lock(&b->m);
+	timed = b->waiting++ & 1;
+	while (!r && !b->flag)
+		r = timed ? pthread_cond_timedwait(&b->c, &b->m, &at) : pthread_cond_wait(&b->c, &b->m);
+	if (r) b->bad++;
+	pthread_mutex_unlock(&b->m);
+	return 0;
+}
+
+/* POSIX: once a broadcast has unblocked every waiter, the condition may
+ * be destroyed and its memory reused at once, though the woken threads
+ * have not run yet.  Green counts the waiters of a process-shared
+ * condition, or of a wait with a process-shared mutex, in the object:
+ * destroy must neither refuse (EBUSY) nor leave them a count to touch.
+ * _i: 0 a shared condition, 1 shared condition and mutex, 2 a shared
+ * mutex only. */
+START_TEST(destroy_after_broadcast)
+{
+	enum { N = 4 };
+	struct bd b = { .waiting = 0 };
+	pthread_mutexattr_t ma;
+	pthread_condattr_t ca;
+	pthread_t t[N];
+
+	pthread_mutexattr_init(&ma);
+	pthread_condattr_init(&ca);
+	if (_i >= 1) pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	if (_i <= 1) pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+	ck_assert_int_eq(pthread_mutex_init(&b.m, &ma), 0);
+	ck_assert_int_eq(pthread_cond_init(&b.c, &ca), 0);
+	pthread_mutexattr_destroy(&ma);
+	pthread_condattr_destroy(&ca);
+	for (int i = 0; i < N; i++) SPAWN(&t[i], bd_waiter, &b);
+	wait_waiters(&b.m, &b.waiting, N);
+	pthread_mutex_lock(&b.m);
+	b.flag = 1;
+	ck_assert_int_eq(pthread_cond_broadcast(&b.c), 0);
+	pthread_mutex_unlock(&b.m);
+	ck_assert_int_eq(pthread_cond_destroy(&b.c), 0);
+	memset(&b.c, 0xff, sizeof b.c);    /* reused: no waiter may look at it now */
+	for (int i = 0; i < N; i++) JOIN(t[i], 0);
+	ck_assert_int_eq(b.bad, 0);
+	ck_assert_int_eq(pthread_mutex_destroy(&b.m), 0);
 }
 END_TEST
 
@@ -378,12 +443,13 @@ Suite *suite_cond(void)
 	tcase_add_test(tc, timedwait_einval);
 	tcase_add_test(tc, producer_consumer);
 	tcase_add_test(tc, recursive_timedwait);
+	tcase_add_loop_test(tc, destroy_after_broadcast, 0, 3);
 	if (GREEN_MODE) {
 		/* musl: a recursive mutex locked twice stays held in the wait,
 		 * destroy does not check for waiters, an unowned NORMAL mutex
 		 * is not detected */
 		tcase_add_test(tc, recursive_released);
-		tcase_add_test(tc, destroy_with_waiters);
+		tcase_add_loop_test(tc, destroy_with_waiters, 0, 2);
 		tcase_add_test(tc, wait_unowned);
 	}
 	suite_add_tcase(s, tc);

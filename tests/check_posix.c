@@ -566,6 +566,49 @@ START_TEST(attr_getstack_schedpolicy)
 }
 END_TEST
 
+static void *ret_null(void *arg) { return arg; }
+
+/* A priority no policy has is EINVAL (musl stored any); one of another
+ * policy is taken, since the policy may come second, and pthread_create
+ * refuses an explicit pair that does not fit (EINVAL).  So does a
+ * running thread's setschedparam or setschedprio (no privilege is used:
+ * in 1:1 mode only refusals are asked for). */
+START_TEST(attr_schedparam_range)
+{
+	int hi = sched_get_priority_max(SCHED_FIFO);
+	struct { int policy, prio; } bad[] = { { SCHED_FIFO, 0 }, { SCHED_RR, 0 }, { SCHED_OTHER, 1 } };
+	pthread_attr_t a;
+	struct sched_param sp;
+	pthread_t t;
+
+	ck_assert_int_eq(sched_get_priority_max(SCHED_RR), hi);
+	ck_assert_int_eq(sched_get_priority_min(SCHED_OTHER), 0);
+	ck_assert_int_eq(pthread_attr_init(&a), 0);
+	for (int pol = SCHED_OTHER; pol <= SCHED_RR; pol++) {
+		ck_assert_int_eq(pthread_attr_setschedpolicy(&a, pol), 0);
+		for (int prio = -1; prio <= hi + 1000; prio += prio == hi + 1 ? 999 : 1) {
+			sp.sched_priority = prio;
+			ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), prio < 0 || prio > hi ? EINVAL : 0);
+		}
+		ck_assert_int_eq(pthread_attr_getschedparam(&a, &sp), 0);
+		ck_assert_int_eq(sp.sched_priority, hi);
+	}
+	/* the priority first, then the policy: the pair is checked at creation */
+	ck_assert_int_eq(pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED), 0);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		sp.sched_priority = bad[i].prio;
+		ck_assert_int_eq(pthread_attr_setschedparam(&a, &sp), 0);
+		ck_assert_int_eq(pthread_attr_setschedpolicy(&a, bad[i].policy), 0);
+		ck_assert_int_eq(pthread_create(&t, &a, ret_null, 0), EINVAL);
+	}
+	pthread_attr_destroy(&a);
+
+	sp.sched_priority = hi + 1;
+	ck_assert_int_eq(pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp), EINVAL);
+	ck_assert_int_eq(pthread_setschedprio(pthread_self(), 1000), EINVAL);
+}
+END_TEST
+
 /* ---- robust mutexes */
 
 static pthread_mutex_t rm;
@@ -868,6 +911,7 @@ Suite *suite_posix(void)
 	tcase_add_test(tc, clock_waits);
 	tcase_add_test(tc, stack_min);
 	tcase_add_test(tc, attr_getstack_schedpolicy);
+	tcase_add_test(tc, attr_schedparam_range);
 	if (GREEN_MODE) {
 		/* real-time policies need privileges in 1:1 mode; green
 		 * schedules them itself */

@@ -264,7 +264,9 @@ START_TEST(cond_cross_process)
 END_TEST
 
 /* Three threads of the child wait; the parent broadcasts once they all
- * wait (they say so through a second condition). */
+ * wait (they say so through a second condition), then destroys the
+ * condition at once, which POSIX allows, and reuses its memory: the
+ * woken waiters of the other process may not look at it again. */
 static void *bcast_waiter(void *p)
 {
 	struct cv *s = p;
@@ -297,6 +299,8 @@ START_TEST(cond_broadcast)
 	s->state = 1;
 	ck_assert_int_eq(pthread_cond_broadcast(&s->c), 0);
 	ck_assert_int_eq(pthread_mutex_unlock(&s->m), 0);
+	ck_assert_int_eq(pthread_cond_destroy(&s->c), 0);
+	memset(&s->c, 0xff, sizeof s->c);
 	reap_ok(pid);
 	ck_assert_int_eq(s->woken, 3);
 }

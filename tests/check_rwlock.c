@@ -330,17 +330,62 @@ START_TEST(recursive_read_with_writer_waiting)
 }
 END_TEST
 
-/* Green: a held lock cannot be destroyed (process-shared ones are
- * tested in check_pshared.c). */
-START_TEST(green_refusals)
+/* ---- destroy */
+
+static void init_kind(int pshared)
 {
-	pthread_rwlock_init(&rw, 0);
+	pthread_rwlockattr_t a;
+	pthread_rwlockattr_init(&a);
+	if (pshared) pthread_rwlockattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	ck_assert_int_eq(pthread_rwlock_init(&rw, &a), 0);
+	pthread_rwlockattr_destroy(&a);
+}
+
+static void *lock_and_exit(void *arg)
+{
+	int r = arg ? pthread_rwlock_wrlock(&rw) : pthread_rwlock_rdlock(&rw);
+	return (void *)(intptr_t)r;
+}
+
+/* A lock still held by a thread that has exited is destroyed (0), as
+ * glibc and musl do; POSIX leaves it undefined.  Read and write locks,
+ * process-private and -shared (_i). */
+START_TEST(destroy_held_by_exited)
+{
+	pthread_t t;
+	void *res;
+	for (intptr_t wr = 0; wr < 2; wr++) {
+		init_kind(_i);
+		SPAWN(&t, lock_and_exit, (void *)wr);
+		JOIN(t, &res);
+		ck_assert_int_eq((intptr_t)res, 0);
+		ck_assert_int_eq(pthread_rwlock_destroy(&rw), 0);
+	}
+}
+END_TEST
+
+static void *read_flagged(void *arg)
+{
+	STORE(&flag, 1);
 	ck_assert_int_eq(pthread_rwlock_rdlock(&rw), 0);
-	ck_assert_int_eq(pthread_rwlock_destroy(&rw), EBUSY);
 	ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
+	return 0;
+}
+
+/* Green: while a thread waits for the lock, destroy says EBUSY, as for a
+ * condition or a barrier; once nobody waits, 0. */
+START_TEST(destroy_with_waiter)
+{
+	pthread_t t;
+	init_kind(_i);
+	flag = 0;
 	ck_assert_int_eq(pthread_rwlock_wrlock(&rw), 0);
+	SPAWN(&t, read_flagged, 0);
+	await(&flag);
+	for (int i = 0; i < 100; i++) sched_yield();   /* t blocks in rdlock (any schedule) */
 	ck_assert_int_eq(pthread_rwlock_destroy(&rw), EBUSY);
 	ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
+	JOIN(t, 0);
 	ck_assert_int_eq(pthread_rwlock_destroy(&rw), 0);
 }
 END_TEST
@@ -585,6 +630,7 @@ Suite *suite_rwlock(void)
 	tcase_add_test(tc, timed_out_writer_releases_readers);
 	tcase_add_test(tc, mixed_invariant);
 	tcase_add_test(tc, rwlockattr_kind);
+	tcase_add_loop_test(tc, destroy_held_by_exited, 0, 2);
 	if (GREEN_MODE) {
 		/* green's policy; musl's rwlock makes no such promise, and on
 		 * kernel threads the readers can hold it for the whole timeout */
@@ -593,7 +639,7 @@ Suite *suite_rwlock(void)
 		tcase_add_test(tc, recursive_read_with_writer_waiting);
 		tcase_add_test(tc, wrlock_twice_edeadlk);
 		tcase_add_test(tc, unlock_not_held_eperm);
-		tcase_add_test(tc, green_refusals);
+		tcase_add_loop_test(tc, destroy_with_waiter, 0, 2);
 		tcase_add_test(tc, rwlock_kinds_honoured);
 		tcase_add_test(tc, rwlock_reader_above_writer);
 	}

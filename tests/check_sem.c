@@ -256,6 +256,65 @@ START_TEST(named_semaphore)
 }
 END_TEST
 
+/* sem_unlink of a semaphore the caller may not remove is EACCES, the
+ * error POSIX names (the kernel says EPERM: /dev/shm is sticky).  Root
+ * is needed to leave a semaphore another user cannot remove. */
+START_TEST(named_unlink_eacces)
+{
+	char name[64];
+	sem_t *sem;
+	pid_t pid;
+	int st;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "SKIP: named_unlink_eacces (needs root)\n");
+		return;
+	}
+	snprintf(name, sizeof name, "/green-check-unlink-%d", (int)getpid());
+	sem_unlink(name);
+	sem = sem_open(name, O_CREAT | O_EXCL, 0644, 0);
+	ck_assert_ptr_ne(sem, SEM_FAILED);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		if (seteuid(65534)) _exit(2);
+		_exit(sem_unlink(name) == -1 && errno == EACCES ? 0 : errno == EPERM ? 3 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_int_eq(sem_close(sem), 0);
+	ck_assert_int_eq(sem_unlink(name), 0);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x (3: EPERM)", st);
+}
+END_TEST
+
+/* Name lengths as POSIX counts them: the name after its slash is one
+ * pathname component, at most NAME_MAX (255) bytes; one more is
+ * ENAMETOOLONG, from sem_open and sem_unlink alike. */
+START_TEST(named_name_length)
+{
+	char name[NAME_MAX + 3];
+	sem_t *sem;
+	int n;
+
+	n = snprintf(name, sizeof name, "/green-check-%d-", (int)getpid());
+	memset(name + n, 'g', NAME_MAX + 1 - n);
+	name[NAME_MAX + 1] = 0;           /* a slash and 255 bytes */
+	sem_unlink(name);
+	sem = sem_open(name, O_CREAT | O_EXCL, 0600, 0);
+	ck_assert_ptr_ne(sem, SEM_FAILED);
+	ck_assert_int_eq(sem_close(sem), 0);
+	ck_assert_int_eq(sem_unlink(name), 0);
+	name[NAME_MAX + 1] = 'g';
+	name[NAME_MAX + 2] = 0;
+	errno = 0;
+	ck_assert_ptr_eq(sem_open(name, O_CREAT, 0600, 0), SEM_FAILED);
+	ck_assert_int_eq(errno, ENAMETOOLONG);
+	errno = 0;
+	ck_assert_int_eq(sem_unlink(name), -1);
+	ck_assert_int_eq(errno, ENAMETOOLONG);
+}
+END_TEST
+
 #else
 /* The glibc overlay refuses named semaphores (glibc's sem_open lays them
  * out for glibc's sem_wait): a clear ENOSYS, never a semaphore green
@@ -365,6 +424,8 @@ Suite *suite_sem(void)
 	tcase_add_test(tc, named_semaphore_refused);
 #else
 	tcase_add_test(tc, named_semaphore);
+	tcase_add_test(tc, named_unlink_eacces);
+	tcase_add_test(tc, named_name_length);
 #endif
 	tcase_add_test(tc, pshared_fork);
 	tcase_add_test(tc, pshared_timedwait);

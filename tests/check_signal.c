@@ -619,6 +619,38 @@ START_TEST(raise_runs_handler)
 }
 END_TEST
 
+/* Green, as glibc: sigwaitinfo and sigtimedwait report a signal that
+ * raise or pthread_kill sent (the kernel's or green's SI_TKILL) as
+ * SI_USER, POSIX's code for kill and raise, whether threads exist yet
+ * (the kernel's wait) or not; a queued one stays SI_QUEUE. */
+START_TEST(sigwaitinfo_si_user)
+{
+	struct timespec guard = { 20, 0 };
+	sigset_t set;
+	siginfo_t si;
+	pthread_t t;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	mask(SIG_BLOCK, SIGUSR1);
+	sem_init(&release, 0, 0);
+	for (int round = 0; round < 2; round++) {
+		if (round) SPAWN(&t, bystander, 0);   /* inherits the mask */
+		ck_assert_int_eq(raise(SIGUSR1), 0);
+		ck_assert_int_eq(sigwaitinfo(&set, &si), SIGUSR1);
+		ck_assert_int_eq(si.si_code, SI_USER);
+		ck_assert_int_eq(si.si_pid, getpid());
+		ck_assert_int_eq(pthread_kill(pthread_self(), SIGUSR1), 0);
+		ck_assert_int_eq(sigtimedwait(&set, &si, &guard), SIGUSR1);
+		ck_assert_int_eq(si.si_code, SI_USER);
+		ck_assert_int_eq(sigqueue(getpid(), SIGUSR1, (union sigval){ .sival_int = 7 }), 0);
+		ck_assert_int_eq(sigtimedwait(&set, &si, &guard), SIGUSR1);
+		ck_assert_int_eq(si.si_code, SI_QUEUE);
+	}
+	stop_bystanders(&t, 1);
+}
+END_TEST
+
 /* sigqueue's value reaches an SA_SIGINFO handler. */
 START_TEST(sigqueue_value)
 {
@@ -1582,6 +1614,7 @@ Suite *suite_signal(void)
 	tcase_add_test(tc, rt_signals_queue);
 	if (!explored()) tcase_add_test(tc, process_signal_to_main);   /* times a real 30 s sleep */
 	tcase_add_test(tc, raise_delivers_once);
+	if (GREEN_MODE) tcase_add_test(tc, sigwaitinfo_si_user);   /* musl: SI_TKILL */
 	/* under GREEN_SCHED (random:1, pct:1) it also checks that a vfork
 	 * child never switches green threads (docs/testing.md) */
 	tcase_add_test(tc, signals_after_spawn);

@@ -10,8 +10,11 @@
 #include <errno.h>
 #include <signal.h>
 #include <sched.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 
 /* ---- helpers */
 
@@ -393,20 +396,27 @@ static void *attr_body(void *arg)
 	return 0;
 }
 
+/* Run attr_body in a thread made with a (then destroyed) into a fresh p. */
+static void probe(pthread_attr_t *a, struct attr_probe *p)
+{
+	pthread_t t;
+	memset(p, 0, sizeof *p);
+	ck_assert_int_eq(pthread_create(&t, a, attr_body, p), 0);
+	pthread_attr_destroy(a);
+	JOIN(t, 0);
+	ck_assert_int_eq(p->r, 0);
+}
+
 /* pthread_getattr_np reports at least the stack and guard asked for,
  * the detach state, and a stack that holds the thread's locals. */
 START_TEST(getattr_np)
 {
-	struct attr_probe p = { 0 };
+	struct attr_probe p;
 	pthread_attr_t a;
-	pthread_t t;
 	pthread_attr_init(&a);
 	ck_assert_int_eq(pthread_attr_setstacksize(&a, 256 * 1024), 0);
 	ck_assert_int_eq(pthread_attr_setguardsize(&a, 8192), 0);
-	ck_assert_int_eq(pthread_create(&t, &a, attr_body, &p), 0);
-	pthread_attr_destroy(&a);
-	JOIN(t, 0);
-	ck_assert_int_eq(p.r, 0);
+	probe(&a, &p);
 	ck_assert_uint_ge(p.stacksize, 256 * 1024);
 	ck_assert_uint_ge(p.guardsize, 8192);
 	ck_assert_int_eq(p.detach, PTHREAD_CREATE_JOINABLE);
@@ -419,19 +429,46 @@ END_TEST
 START_TEST(user_stack)
 {
 	enum { SIZE = 256 * 1024 };
-	struct attr_probe p = { 0 };
+	struct attr_probe p;
 	pthread_attr_t a;
-	pthread_t t;
 	void *stack;
 	ck_assert_int_eq(posix_memalign(&stack, 4096, SIZE), 0);
 	pthread_attr_init(&a);
 	ck_assert_int_eq(pthread_attr_setstack(&a, stack, SIZE), 0);
-	ck_assert_int_eq(pthread_create(&t, &a, attr_body, &p), 0);
-	pthread_attr_destroy(&a);
-	JOIN(t, 0);
-	ck_assert_int_eq(p.r, 0);
+	probe(&a, &p);
 	ck_assert_uint_ge(p.local, (uintptr_t)stack);
 	ck_assert_uint_lt(p.local, (uintptr_t)stack + SIZE);
+	free(stack);
+}
+END_TEST
+
+/* Green: pthread_getattr_np reports the stack asked for exactly, as NPTL
+ * does: the attribute's size, ending at the top of the stack (the locals
+ * lie inside); a stack the program gave is its region.  Separate and
+ * copied stacks (_i). */
+START_TEST(getattr_np_echo)
+{
+	static const size_t sizes[] = { PTHREAD_STACK_MIN, 64 * 1024, 64 * 1024 + 4096 };
+	int mode = _i ? PTHREAD_STACK_COPIED_NP : PTHREAD_STACK_SEPARATE_NP;
+	struct attr_probe p;
+	pthread_attr_t a;
+	void *stack;
+
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		pthread_attr_init(&a);
+		ck_assert_int_eq(pthread_attr_setstackmode_np(&a, mode), 0);
+		ck_assert_int_eq(pthread_attr_setstacksize(&a, sizes[i]), 0);
+		probe(&a, &p);
+		ck_assert_uint_eq(p.stacksize, sizes[i]);
+		ck_assert_uint_lt(p.local, p.top);
+		ck_assert_uint_ge(p.local, p.top - p.stacksize);
+	}
+	ck_assert_int_eq(posix_memalign(&stack, 4096, PTHREAD_STACK_MIN), 0);
+	pthread_attr_init(&a);
+	ck_assert_int_eq(pthread_attr_setstack(&a, stack, PTHREAD_STACK_MIN), 0);
+	probe(&a, &p);
+	ck_assert_uint_eq(p.stacksize, PTHREAD_STACK_MIN);
+	ck_assert_uint_eq(p.top, (uintptr_t)stack + PTHREAD_STACK_MIN);
 	free(stack);
 }
 END_TEST
@@ -457,6 +494,70 @@ START_TEST(sched_params)
 	ck_assert_int_eq(sp.sched_priority, 20);
 	gate_open(&g);
 	JOIN(t, 0);
+}
+END_TEST
+
+static void *report_sched(void *arg)
+{
+	int *got = arg;
+	struct sched_param sp;
+	pthread_getschedparam(pthread_self(), &got[0], &sp);
+	got[1] = sp.sched_priority;
+	return 0;
+}
+
+/* Green: the process is one kernel thread, so process scheduling is real
+ * (musl: ENOSYS).  Aimed at the process itself it acts for the calling
+ * thread too, as pthread_setschedparam would; another pid is the
+ * kernel's.  SCHED_FIFO needs the kernel's consent: refused (EPERM), the
+ * caller keeps its policy. */
+START_TEST(process_sched)
+{
+	struct sched_param sp = { .sched_priority = -1 };
+	int got[2], policy;
+	pthread_t t;
+
+	ck_assert_int_eq(sched_getscheduler(0), SCHED_OTHER);
+	ck_assert_int_eq(sched_getscheduler(getpid()), SCHED_OTHER);
+	ck_assert_int_eq(sched_getparam(0, &sp), 0);
+	ck_assert_int_eq(sp.sched_priority, 0);
+	ck_assert_int_ge(sched_getscheduler(getppid()), 0);
+	ck_assert_int_eq(sched_setscheduler(0, SCHED_OTHER, &sp), 0);
+	ck_assert_int_eq(sched_setparam(getpid(), &sp), 0);
+	sp.sched_priority = 1;
+	errno = 0;
+	ck_assert_int_eq(sched_setparam(0, &sp), -1);        /* SCHED_OTHER: 0 only */
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(sched_setscheduler(0, 999, &sp), -1);
+	ck_assert_int_eq(errno, EINVAL);
+
+	sp.sched_priority = 2;
+	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		ck_assert_int_eq(errno, EPERM);
+		ck_assert_int_eq(sched_getscheduler(0), SCHED_OTHER);
+		fprintf(stderr, "SKIP: process_sched with SCHED_FIFO (not permitted here)\n");
+		return;
+	}
+	ck_assert_int_eq(syscall(SYS_sched_getscheduler, 0), SCHED_FIFO);
+	ck_assert_int_eq(sched_getscheduler(0), SCHED_FIFO);
+	ck_assert_int_eq(pthread_getschedparam(pthread_self(), &policy, &sp), 0);
+	ck_assert_int_eq(policy, SCHED_FIFO);
+	ck_assert_int_eq(sp.sched_priority, 2);
+	sp.sched_priority = 3;
+	ck_assert_int_eq(sched_setparam(0, &sp), 0);
+	sp.sched_priority = -1;
+	ck_assert_int_eq(sched_getparam(getpid(), &sp), 0);
+	ck_assert_int_eq(sp.sched_priority, 3);
+	SPAWN(&t, report_sched, got);                   /* inherits FIFO 3 */
+	JOIN(t, 0);
+	ck_assert_int_eq(got[0], SCHED_FIFO);
+	ck_assert_int_eq(got[1], 3);
+	sp.sched_priority = 0;
+	ck_assert_int_eq(sched_setscheduler(0, SCHED_OTHER, &sp), 0);
+	ck_assert_int_eq(syscall(SYS_sched_getscheduler, 0), SCHED_OTHER);
+	ck_assert_int_eq(pthread_getschedparam(pthread_self(), &policy, &sp), 0);
+	ck_assert_int_eq(policy, SCHED_OTHER);
 }
 END_TEST
 
@@ -571,6 +672,8 @@ Suite *suite_thread(void)
 		tcase_add_test(tc, join_each_other);
 		tcase_add_test(tc, create_null_start);
 		tcase_add_test(tc, sched_params);
+		tcase_add_test(tc, process_sched);
+		tcase_add_loop_test(tc, getattr_np_echo, 0, 2);
 		tcase_add_test(tc, dead_handles_esrch);
 	}
 	if (cooperative()) tcase_add_test(tc, yield_alternates);

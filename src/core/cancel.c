@@ -39,7 +39,10 @@ hidden void __green_cancel_async(struct green_thread *self)
 int pthread_cancel(pthread_t p)
 {
 	struct green_thread *t = __green_lookup(p);
-	if (!t || t->state == GS_EXITED) return ESRCH;
+	if (!t) return ESRCH;
+	/* one that has exited keeps its ID until it is joined (POSIX), as
+	 * for pthread_kill: nothing left to cancel */
+	if (t->state == GS_EXITED) return t->detached ? ESRCH : 0;
 	GREEN_ENTER();
 	t->cancel_pending = 1;
 	/* deferred: only a wait that is a cancellation point; asynchronous:

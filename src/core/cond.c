@@ -21,6 +21,26 @@
  * process, or asks the kernel to wake one elsewhere.  The woken waiter
  * then locks the mutex as any thread would.  A signal may wake more
  * than one such waiter (a spurious wake-up, which POSIX permits).
+ *
+ * Destroying a shared condition.  POSIX lets a thread destroy a
+ * condition as soon as no thread is blocked on it, which includes right
+ * after a broadcast, before the woken waiters have run; the memory may
+ * then be reused at once.  Those waiters still count in nwait until they
+ * leave, and must not touch the object afterwards.  Every seq bump
+ * releases every waiter registered before it (each one leaves once it
+ * sees seq move), so the waiters still blocked are those that registered
+ * under the current seq.  A waiter registers (nwait++, wseq = its seq)
+ * before it releases the mutex, so registrations are ordered by the
+ * mutex and wseq is the seq of the latest:
+ *
+ *   nwait == 0                  nobody inside: 0
+ *   wseq == seq                 a waiter of the current seq still waits: EBUSY
+ *   otherwise                   all were released: wait until nwait is 0
+ *                               (they wake it: the last to leave), then 0
+ *
+ * After its nwait-- a waiter reads nothing of the condition.  One case
+ * errs towards EBUSY: a waiter of the current seq that timed out (or was
+ * cancelled) while released ones of an older seq have not left yet.
  */
 #include <errno.h>
 #include <limits.h>
@@ -40,7 +60,16 @@ int pthread_cond_init(pthread_cond_t *restrict c, const pthread_condattr_t *rest
 int pthread_cond_destroy(pthread_cond_t *c)
 {
 	struct gcond *g = (struct gcond *)c;
-	return gq_empty(&g->q) && !g->nwait ? 0 : EBUSY;
+	unsigned step = 0;
+	int n;
+
+	if (!gq_empty(&g->q)) return EBUSY;
+	while ((n = g->nwait)) {
+		if (g->wseq == g->seq) return EBUSY;
+		/* only released waiters are left (see the top) */
+		__green_pshared_wait(&g->nwait, n, GREEN_NO_DEADLINE, GW_COND, g, &step);
+	}
+	return 0;
 }
 
 /* Bump the sequence and wake n shared waiters (the caller saw some). */
@@ -97,6 +126,7 @@ static int shared_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
 
 	seq = c->seq;
 	__sync_fetch_and_add(&c->nwait, 1);
+	c->wseq = seq;             /* under the mutex: see the top */
 	count = m->count;          /* at the same offset in both layouts */
 	m->count = 0;
 	__pthread_mutex_unlock((pthread_mutex_t *)m);
@@ -104,7 +134,9 @@ static int shared_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
 	do r = __green_pshared_wait(&c->seq, seq, deadline, GW_COND, c, &step);
 	while (!r && c->seq == seq);
 	self->canceling = 0;
-	__sync_fetch_and_sub(&c->nwait, 1);
+	/* the last to leave wakes a destroyer of this process; one elsewhere
+	 * sees the count at its next re-check */
+	if (!__sync_sub_and_fetch(&c->nwait, 1)) __green_pshared_wake(&c->nwait, INT_MAX, 0);
 	got = __pthread_mutex_lock((pthread_mutex_t *)m);
 	if (got != ENOTRECOVERABLE) m->count = count;
 

@@ -174,6 +174,7 @@ struct green_thread {
 	size_t map_size;
 	void *stack_lo;                /* lowest usable stack address */
 	size_t stack_size;             /* usable bytes */
+	size_t stack_asked;            /* the size the creator asked for (thread_np.c) */
 	size_t guard_size;
 	unsigned vg_id;                /* valgrind stack id */
 
@@ -502,6 +503,7 @@ hidden struct green_thread *__green_lookup(pthread_t);  /* registry.c */
 hidden int __green_registry_add(struct green_thread *);
 hidden void __green_registry_del(struct green_thread *);
 hidden void __green_registry_reset(struct green_thread *self);
+hidden int __green_sched_check(int policy, int prio);  /* thread_np.c: 0 or EINVAL */
 hidden const char *__green_wait_name(enum gwait);
 
 /* ---- diagnostics (report.c) */

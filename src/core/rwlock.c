@@ -144,11 +144,14 @@ int pthread_rwlock_init(pthread_rwlock_t *restrict l, const pthread_rwlockattr_t
 	return 0;
 }
 
+/* EBUSY only while a thread waits for the lock, as for a condition or a
+ * barrier.  A lock still held, by a thread that has exited say, is
+ * destroyed: POSIX leaves that undefined, and glibc and musl allow it. */
 int pthread_rwlock_destroy(pthread_rwlock_t *l)
 {
 	struct grw *g = G(l);
-	if (shared(l)) return P(l)->lk || P(l)->nwait ? EBUSY : 0;
-	return g->readers || g->writer || !gq_empty(&g->rq) || !gq_empty(&g->wq) ? EBUSY : 0;
+	if (shared(l)) return P(l)->nwait ? EBUSY : 0;
+	return !gq_empty(&g->rq) || !gq_empty(&g->wq) ? EBUSY : 0;
 }
 
 /* May reader t take the lock beside the readers holding it (no writer

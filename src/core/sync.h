@@ -41,6 +41,7 @@ struct gcond {
 	struct gq q;                  /* waiters; each remembers its mutex in wait_aux */
 	volatile int seq;             /* shared waits (cond.c): bumped by every signal */
 	volatile int nwait;           /* threads in shared waits, in every process */
+	volatile int wseq;            /* the seq the latest shared waiter saw */
 };
 
 /* A process-shared mutex (pmutex.c): no pointers, the lock word is the

@@ -120,6 +120,8 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	if (attr.stackmode) mode = attr.stackmode - 1;
 	else mode = attr.stackaddr ? GREEN_STACK_SEPARATE : __green_config.stack_mode;
 	if (mode == GREEN_STACK_COPIED && attr.stackaddr) return EINVAL;
+	/* the attribute takes a policy and a priority in either order */
+	if (attr.explicit_sched && (err = __green_sched_check(attr.policy, attr.prio))) return err;
 
 	GREEN_ENTER();
 	if (mode == GREEN_STACK_COPIED) {
@@ -139,6 +141,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 		return err;
 	}
 	self = __green_cur;
+	t->stack_asked = size;
 	t->magic = GREEN_MAGIC;
 	t->id = ++next_id;
 	t->tid = next_tid;

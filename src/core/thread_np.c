@@ -1,6 +1,7 @@
 /*
  * thread_np.c — per-thread attributes: names, pthread_getattr_np,
- * scheduling parameters, CPU-time clock.
+ * scheduling parameters, CPU-time clock; and process scheduling
+ * (sched_setscheduler and friends), which here is one kernel thread's.
  */
 #include <string.h>
 #include <errno.h>
@@ -69,6 +70,15 @@ static void main_stack(void **top, size_t *size)
 		*size = rl.rlim_cur;
 }
 
+/*
+ * A thread's stack as its creator asked for it, as NPTL reports it: the
+ * size asked for (the attribute's, else the default in force), ending at
+ * the top of the stack.  A stack the program gave (pthread_attr_setstack)
+ * is its region exactly.  Green's own stacks are at least as large as
+ * asked, the slack of page rounding lying below the range reported
+ * (stacks.md); a copied-stack thread's range lies at the top of the
+ * shared run region, which is as large or larger.
+ */
 int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
 {
 	struct green_thread *t = __green_lookup(p);
@@ -83,14 +93,16 @@ int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
 		main_stack(&top, &g.stacksize);
 		g.stackaddr = (uintptr_t)top;
 	} else {
-		g.stackaddr = (uintptr_t)t->stack_lo + t->stack_size;
-		g.stacksize = t->stack_size;
+		g.stackaddr = (uintptr_t)t->stack_lo + (t->user_stack ? t->stack_asked : t->stack_size);
+		g.stacksize = t->stack_asked;
 		g.guardsize = t->guard_size;
 	}
 	return green_attr_fill(a, &g);
 }
 
-static int check_param(int policy, const struct sched_param *param)
+/* Is prio a priority of policy (Linux's ranges, green's levels)?  0 or
+ * EINVAL; pthread_create checks an explicit attribute with it too. */
+hidden int __green_sched_check(int policy, int prio)
 {
 	int lo, hi;
 	switch (policy) {
@@ -107,9 +119,12 @@ static int check_param(int policy, const struct sched_param *param)
 	}
 	lo = policy == SCHED_FIFO || policy == SCHED_RR ? 1 : 0;
 	hi = policy == SCHED_FIFO || policy == SCHED_RR ? 99 : 0;
-	if (!param || param->sched_priority < lo || param->sched_priority > hi)
-		return EINVAL;
-	return 0;
+	return prio < lo || prio > hi ? EINVAL : 0;
+}
+
+static int check_param(int policy, const struct sched_param *param)
+{
+	return param ? __green_sched_check(policy, param->sched_priority) : EINVAL;
 }
 
 /* Inside GREEN_ENTER: give t its new policy and priority and put it
@@ -159,6 +174,67 @@ int pthread_setschedprio(pthread_t p, int prio)
 	GREEN_ENTER();
 	set_sched(t, t->policy, prio, prio < t->prio);
 	GREEN_LEAVE();
+	return 0;
+}
+
+/*
+ * Process scheduling.  musl refuses these (ENOSYS): on kernel threads
+ * Linux applies them to one thread, not the process.  Here the process
+ * is one kernel thread, so they are real: the system call sets the
+ * policy of the kernel thread every green thread runs on (the kernel
+ * checks privilege for SCHED_FIFO and SCHED_RR).  Aimed at the process
+ * itself (pid 0, or its pid, which is also every green thread's kernel
+ * tid) they act for the calling thread as the call does for the calling
+ * kernel thread on Linux: the setters give the caller the policy and
+ * priority as pthread_setschedparam would, once the kernel has accepted
+ * them, and the getters report the caller's.  Another pid is the
+ * kernel's business alone.  Success is 0, as on Linux (POSIX has the
+ * setters return the former policy).
+ */
+#ifndef SCHED_RESET_ON_FORK
+#define SCHED_RESET_ON_FORK 0x40000000
+#endif
+
+static int is_self(pid_t pid)
+{
+	return !pid || pid == __green_pshared_pid();
+}
+
+static int set_process(int policy, const struct sched_param *param)
+{
+	int r;
+	if ((r = check_param(policy & ~SCHED_RESET_ON_FORK, param)))
+		return __syscall_ret(-r);
+	if ((r = __syscall(SYS_sched_setscheduler, 0, policy, param)))
+		return __syscall_ret(r);
+	GREEN_ENTER();
+	set_sched(__green_cur, policy & ~SCHED_RESET_ON_FORK, param->sched_priority, 0);
+	GREEN_LEAVE();
+	return 0;
+}
+
+int sched_setscheduler(pid_t pid, int policy, const struct sched_param *param)
+{
+	if (!is_self(pid)) return __syscall_ret(__syscall(SYS_sched_setscheduler, pid, policy, param));
+	return set_process(policy, param);
+}
+
+int sched_setparam(pid_t pid, const struct sched_param *param)
+{
+	if (!is_self(pid)) return __syscall_ret(__syscall(SYS_sched_setparam, pid, param));
+	return set_process(__green_cur->policy, param);
+}
+
+int sched_getscheduler(pid_t pid)
+{
+	if (!is_self(pid)) return __syscall_ret(__syscall(SYS_sched_getscheduler, pid));
+	return __green_cur->policy;
+}
+
+int sched_getparam(pid_t pid, struct sched_param *param)
+{
+	if (!is_self(pid)) return __syscall_ret(__syscall(SYS_sched_getparam, pid, param));
+	param->sched_priority = __green_cur->prio;
 	return 0;
 }
 
