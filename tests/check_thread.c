@@ -448,7 +448,7 @@ END_TEST
  * copied stacks (_i). */
 START_TEST(getattr_np_echo)
 {
-	static const size_t sizes[] = { PTHREAD_STACK_MIN, 64 * 1024, 64 * 1024 + 4096 };
+	const size_t sizes[] = { PTHREAD_STACK_MIN, 64 * 1024, 64 * 1024 + 4096 };   /* glibc: not a constant */
 	int mode = _i ? PTHREAD_STACK_COPIED_NP : PTHREAD_STACK_SEPARATE_NP;
 	struct attr_probe p;
 	pthread_attr_t a;
