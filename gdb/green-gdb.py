@@ -253,6 +253,8 @@ def describe_wait(t):
         s = "%s wait (key %#x)" % ("descriptor" if kind == "GW_FD" else "child", o)
     elif kind == "GW_ADDR":
         s = "lock word %#x" % o
+    elif kind == "GW_AIO":
+        s = "asynchronous I/O (aio_suspend, lio_listio or aio_cancel)"
     else:
         s = "%s %#x" % (kind[3:].lower() if kind.startswith("GW_") else kind, o)
     if t.deadline is not None:

@@ -18,3 +18,11 @@ finish() {
 }
 # valgrind for static musl programs: malloc is intercepted by symbol
 VG_FLAGS="-q --error-exitcode=99 --soname-synonyms=somalloc=NONE --leak-check=no"
+# aio_on_workers QUANTUM: the aio suite once more, on the worker threads
+# that stand in for io_uring where the kernel has none (GREEN_AIO=threads,
+# docs/io.md); nothing in the SPARC overlay, which keeps glibc's AIO
+aio_on_workers() {
+	[ -f "$B/libgreen-overlay.a" ] && return 0
+	echo "---- the aio suite on worker threads (GREEN_AIO=threads)"
+	GREEN_AIO=threads GREEN_QUANTUM_MS=$1 $GREEN_RUN "$B/tests/runner-green" aio
+}

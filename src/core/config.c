@@ -9,6 +9,7 @@
  *                      threads, bytes; K/M suffix
  *   GREEN_SCHED        random:SEED | pct:SEED[:DEPTH[:STEPS]]: seeded
  *                      schedules (explore.c); turns the tick off
+ *   GREEN_AIO          ring | threads: how POSIX AIO does its I/O (aio.c)
  *
  * Read once, with getenv only (no system call).  A malformed value is
  * reported by name and ignored.
@@ -116,6 +117,11 @@ hidden void __green_config_load(void)
 			__green_say("green: ignoring GREEN_QUANTUM_MS=%s (want 0, or 0.01..60000)\n", s);
 		else
 			__green_config.quantum_us = us;
+	}
+	if ((s = getenv("GREEN_AIO")) && *s) {
+		if (!strcmp(s, "ring")) __green_config.aio_threads = 0;
+		else if (!strcmp(s, "threads")) __green_config.aio_threads = 1;
+		else __green_say("green: ignoring GREEN_AIO=%s (want ring or threads)\n", s);
 	}
 	if ((s = getenv("GREEN_SCHED")) && *s) {
 		if (strlen(s) >= sizeof __green_config.sched_text || parse_sched(s)) {

@@ -81,6 +81,7 @@ enum gwait {
 	GW_POLL,        /* the program's own poll/select set (io.c) */
 	GW_CHILD,       /* a child process changing state (io.c) */
 	GW_RETRY,       /* polled at growing intervals: locks, queues (io.c) */
+	GW_AIO,         /* an asynchronous I/O request to complete (aio.c) */
 };
 
 /*
@@ -319,6 +320,7 @@ extern hidden uint64_t __green_proc_pend;
 hidden void __green_sig_deliver(void);          /* run handlers now deliverable to the caller */
 hidden void __green_sig_init(void);             /* virtualise the kernel's signal state */
 hidden void __green_sig_dispatch_arrived(void);  /* idle: dispatch recorded signals */
+hidden void __green_sig_generate(int s, siginfo_t *, void *uc);  /* a signal green itself sends the process */
 extern hidden const uint64_t *__green_idle_mask; /* poll.c: the mask the idle wait restores */
 hidden int __green_sig_wakeable(void);          /* could a signal still wake a thread? */
 hidden void __green_sig_after_fork(void);
@@ -532,6 +534,7 @@ struct green_config {
 	uint64_t sched_seed, sched_steps;
 	int sched_depth;
 	char sched_text[64]; /* the value, for the report */
+	int aio_threads;     /* GREEN_AIO=threads: AIO by worker threads, never io_uring */
 	int loaded;
 };
 extern hidden struct green_config __green_config;

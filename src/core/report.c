@@ -51,6 +51,7 @@ hidden const char *__green_wait_name(enum gwait w)
 	case GW_POLL: return "poll/select";
 	case GW_CHILD: return "child process";
 	case GW_RETRY: return "polled lock or queue";
+	case GW_AIO: return "asynchronous I/O";
 	default: return "nothing";
 	}
 }

@@ -93,7 +93,6 @@ static uint64_t alarm_at, alarm_every; /* the program's virtual ITIMER_REAL */
 static uint64_t armed_at;             /* what the real timer is set to */
 static int virtual;
 
-hidden void __green_sig_generate(int, siginfo_t *, void *);
 hidden void __green_sigset(sigset_t *, uint64_t);
 
 static void set_real(uint64_t at, uint64_t now)
