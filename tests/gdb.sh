@@ -11,8 +11,9 @@
 #
 # The program's .debug_gdb_scripts entry names the script in the source
 # tree, which gdb's default auto-load safe-path does not cover (an
-# installed green's is covered); so gdb runs with the source tree's gdb/
-# added to the safe path, and nothing else: the script must load itself.
+# installed green's is covered when configured --with-gdb-auto-load-dir);
+# so gdb runs with the source tree's gdb/ added to the safe path, and
+# nothing else: the script must load itself.
 . "$GREEN_SRC/tests/lib.sh"
 GDB=${GDB:-}
 P=$B/tests/prog
