@@ -154,9 +154,9 @@ static void step(void)
 		if (change_at[i] == steps && self->state == GS_RUNNING)
 			self->xprio = LOW_BAND + i + 1;
 	if (__green_poll_waiters()) {
-		__green_np++;   /* its own GREEN_LEAVE must not be a point */
+		green_np_up();   /* its own GREEN_LEAVE must not be a point */
 		__green_poll_check();
-		__green_np--;
+		green_np_down();
 	}
 }
 

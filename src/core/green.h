@@ -228,8 +228,19 @@ hidden void __green_preempt_now(void);
 hidden void __green_leave(void);                /* explore.c: pending work, then a scheduling point */
 extern hidden int __green_xmode;                /* GREEN_SCHED mode, 0 = off (explore.c) */
 
-#define GREEN_ENTER() (__green_np++)
+/*
+ * The counter is volatile, which orders it only against other volatile
+ * accesses: the compiler may move a plain load or store of the state a
+ * section protects across it (GCC's scheduler does on SPARC).  Hence the
+ * compiler barrier on each side, inside the section.
+ */
+#define green_barrier() __asm__ __volatile__("" ::: "memory")
+/* bare depth steps: no scheduling point on the way out */
+#define green_np_up() do { __green_np++; green_barrier(); } while (0)
+#define green_np_down() do { green_barrier(); __green_np--; } while (0)
+#define GREEN_ENTER() green_np_up()
 #define GREEN_LEAVE() do { \
+	green_barrier(); \
 	if (!--__green_np && (__green_pending | __green_xmode)) __green_leave(); \
 } while (0)
 

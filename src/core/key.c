@@ -94,9 +94,9 @@ hidden void __green_tsd_run_dtors(struct green_thread *t)
 			 * leave a null, or another key's, destructor.  A bare
 			 * depth step, not GREEN_ENTER/LEAVE: no scheduling point
 			 * here (a tick deferred meanwhile is taken at the next) */
-			__green_np++;
+			green_np_up();
 			d = v && used[i] ? dtor[i] : 0;
-			__green_np--;
+			green_np_down();
 			if (!d) continue;
 			t->tsd[i] = 0;
 			d(v);

@@ -216,6 +216,7 @@ hidden void __green_yield(void)
 	 * spins on sched_yield alone must still run its handlers.  Not
 	 * GREEN_LEAVE: under GREEN_SCHED that is a scheduling point, which
 	 * yields, and a yield is one already (explore.c). */
+	green_barrier();
 	if (!--__green_np && __green_pending) __green_preempt_now();
 }
 

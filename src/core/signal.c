@@ -330,7 +330,7 @@ static void dispatch_arrived(void)
 			kernel_unblock(BIT(s));   /* the next queued instance, if any, arrives */
 		}
 	}
-	__green_np--;
+	green_np_down();
 }
 
 /* From the idle loop: dispatch what arrived while we waited. */
@@ -351,9 +351,9 @@ hidden void __green_sig_generate(int s, siginfo_t *si, void *uc)
 		green_pending_set(GREEN_PEND_SIG);
 		return;
 	}
-	__green_np++;
+	green_np_up();
 	dispatch(s, si, uc);
-	__green_np--;
+	green_np_down();
 }
 
 /*
@@ -405,7 +405,7 @@ hidden void __green_preempt_now(void)
 	if (p & GREEN_PEND_POLL) {
 		GREEN_ENTER();
 		__green_tick_check();
-		__green_np--;
+		green_np_down();
 	}
 	if ((p & GREEN_PEND_YIELD) || ((p & GREEN_PEND_SLICE) && __green_tick_slice_over(1)))
 		__green_yield();

@@ -65,13 +65,13 @@ hidden void __green_switch(struct green_thread *from, struct green_thread *to)
 hidden void __green_reap(void)
 {
 	struct green_thread *t;
-	__green_np++;   /* library work, not a scheduling point (GREEN_SCHED) */
+	green_np_up();   /* library work, not a scheduling point (GREEN_SCHED) */
 	while ((t = reap_list)) {
 		reap_list = t->reap_next;
 		__green_all_remove(t);
 		__green_stack_free(t);
 	}
-	__green_np--;
+	green_np_down();
 }
 
 hidden void __green_reap_reset(void)

@@ -88,6 +88,7 @@ hidden void __green_thread_start(void *arg)
 	struct green_thread *self = arg;
 	__green_arch_fp_set(&self->fp);
 	__green_reap();
+	green_barrier();
 	if (!--__green_np && __green_pending) __green_preempt_now();
 	green_sig_check(self);
 	__green_cancel_async(self);

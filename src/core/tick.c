@@ -204,9 +204,9 @@ static void tick(int sig, siginfo_t *si, void *uc)
 			if (__green_np) {
 				green_pending_set(GREEN_PEND_POLL | (used ? GREEN_PEND_SLICE : 0));
 			} else {
-				__green_np++;
+				green_np_up();
 				__green_tick_check();
-				__green_np--;
+				green_np_down();
 				preempt = __green_tick_slice_over(used);
 				if (preempt && !green_preempt_ok(uc)) {
 					preempt = 0;
