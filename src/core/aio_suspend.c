@@ -25,7 +25,6 @@ static int any_done(const struct aiocb *const list[], int n)
 
 int aio_suspend(const struct aiocb *const list[], int n, const struct timespec *ts)
 {
-	struct green_thread *self = __green_cur;
 	uint64_t deadline = GREEN_NO_DEADLINE;
 	int done, r = 0;
 
@@ -38,9 +37,8 @@ int aio_suspend(const struct aiocb *const list[], int n, const struct timespec *
 	for (;;) {
 		GREEN_ENTER();
 		if (!(done = any_done(list, n))) {
-			self->canceling = 1;
-			r = __green_futex_wait(&__green_aio_gen, __green_aio_gen, deadline, GW_AIO);
-			self->canceling = 0;
+			r = GREEN_CP_WAIT(1, __green_futex_wait(&__green_aio_gen, __green_aio_gen,
+			                                        deadline, GW_AIO));
 			done = any_done(list, n);
 		}
 		GREEN_LEAVE();

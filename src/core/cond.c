@@ -130,10 +130,8 @@ static int shared_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
 	count = m->count;          /* at the same offset in both layouts */
 	m->count = 0;
 	__pthread_mutex_unlock((pthread_mutex_t *)m);
-	self->canceling = 1;
-	do r = __green_pshared_wait(&c->seq, seq, deadline, GW_COND, c, &step);
+	do r = GREEN_CP_WAIT(1, __green_pshared_wait(&c->seq, seq, deadline, GW_COND, c, &step));
 	while (!r && c->seq == seq);
-	self->canceling = 0;
 	/* the last to leave wakes a destroyer of this process; one elsewhere
 	 * sees the count at its next re-check */
 	if (!__sync_sub_and_fetch(&c->nwait, 1)) __green_pshared_wake(&c->nwait, INT_MAX, 0);
@@ -165,9 +163,7 @@ hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
 	m->count = 0;
 	__green_mutex_release(m);
 	self->wait_aux = m;
-	self->canceling = 1;
-	r = __green_wait(&c->q, GW_COND, c, deadline);
-	self->canceling = 0;
+	r = GREEN_CP_WAIT(1, __green_wait(&c->q, GW_COND, c, deadline));
 	self->wait_aux = 0;
 	if (m->owner != self) got = __green_mutex_acquire(m, GREEN_NO_DEADLINE);
 	else got = m->type & GM_OWNERDEAD ? EOWNERDEAD : 0;

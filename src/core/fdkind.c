@@ -6,7 +6,7 @@
  * A regular file, a block device or a directory never waits for anyone:
  * poll and select always call it ready, and a call on it blocks, if at
  * all, only for the disk.  Its reads and writes are the plain call stock
- * musl makes (src/stubs/__syscall_cp.c): no RWF_NOWAIT attempt, no
+ * musl makes (src/sysio/dispatch.c): no RWF_NOWAIT attempt, no
  * readiness check, and a write is never cut into pieces (a regular-file
  * write split in two is no longer atomic for another process appending
  * to the same file).  Every other kind (pipe, FIFO, socket, terminal,

@@ -260,6 +260,7 @@ hidden void __green_ready(struct green_thread *);
 hidden void __green_wake(struct green_thread *, int why);
 hidden _Noreturn void __green_exit_switch(void);
 hidden int __green_wait(struct gq *, enum gwait, const void *obj, uint64_t deadline);
+hidden void __green_unpreempted(void (*func)(void *), void *ctx);
 hidden void __green_deadlock(void);
 
 /* ---- run queue (runq.c) */
@@ -283,6 +284,7 @@ hidden uint64_t __green_now(void);              /* the deadline clock: virtual u
 hidden uint64_t __green_real_now(void);         /* CLOCK_MONOTONIC, always real */
 hidden uint64_t __green_deadline(clockid_t, const struct timespec *abs, int *err);
 hidden uint64_t __green_deadline_rel(const struct timespec *rel);
+hidden int __green_sleep(uint64_t deadline, uint64_t *left);   /* 0 or EINTR */
 hidden void __green_timer_add(struct green_thread *, uint64_t deadline);
 hidden void __green_timer_del(struct green_thread *);
 extern hidden size_t __green_nheap;
@@ -509,6 +511,20 @@ hidden void __green_guard_init(void);
 /* ---- threads (thread.c, key.c, cancel.c) */
 hidden void __green_tsd_run_dtors(struct green_thread *);
 hidden void __green_cancel_point(void);         /* acts on a pending cancel */
+/*
+ * A wait that is a cancellation point: the thread is marked for its
+ * length, so that pthread_cancel ends it with ECANCELED (cancel.c,
+ * sched.c); the caller acts on that with __green_cancel_point once it
+ * has left its no-preempt section.  With cp 0 it is an ordinary wait.
+ * Every such wait in the library is written with this.
+ */
+#define GREEN_CP_WAIT(cp, wait) __extension__ ({ \
+	struct green_thread *cpw_self_ = __green_cur; \
+	int cpw_on_ = (cp), cpw_r_; \
+	if (cpw_on_) cpw_self_->canceling = 1; \
+	cpw_r_ = (wait); \
+	if (cpw_on_) cpw_self_->canceling = 0; \
+	cpw_r_; })
 hidden void __green_cancel_async(struct green_thread *); /* after a switch: asynchronous cancel */
 hidden void __green_mutex_owner_died(struct green_thread *); /* robust mutexes of an exiting thread */
 hidden void __green_pmutex_owner_died(struct green_thread *); /* ... and its robust shared ones */

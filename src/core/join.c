@@ -46,9 +46,7 @@ static int join(pthread_t p, void **res, clockid_t clk, const struct timespec *a
 			return EBUSY;
 		}
 		t->joiner = self;
-		self->canceling = 1;
-		r = __green_wait(0, GW_JOIN, t, deadline);
-		self->canceling = 0;
+		r = GREEN_CP_WAIT(1, __green_wait(0, GW_JOIN, t, deadline));
 		t->joiner = 0;
 		if (r == ECANCELED) {
 			GREEN_LEAVE();

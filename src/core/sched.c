@@ -198,6 +198,14 @@ hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t
 	return __green_block();
 }
 
+/* func(ctx) with no other thread run meanwhile (synccall.c) */
+hidden void __green_unpreempted(void (*func)(void *), void *ctx)
+{
+	GREEN_ENTER();
+	func(ctx);
+	GREEN_LEAVE();
+}
+
 hidden void __green_yield(void)
 {
 	struct green_thread *self = __green_cur, *next;

@@ -62,9 +62,7 @@ static int wait_shared(struct gsem *g, uint64_t deadline)
 	int r;
 	while (!take_shared(g)) {
 		if (__green_now() >= deadline) return ETIMEDOUT;
-		__green_cur->canceling = 1;
-		r = __green_retry_wait(GW_SEM, g, &step, deadline);
-		__green_cur->canceling = 0;
+		r = GREEN_CP_WAIT(1, __green_retry_wait(GW_SEM, g, &step, deadline));
 		if (r == EINTR || r == ECANCELED) return r;
 	}
 	return 0;
@@ -96,9 +94,7 @@ static int wait(sem_t *s, clockid_t clk, const struct timespec *at, int try)
 			deadline = __green_deadline(clk, at, &err);
 			if (err) r = err;
 			else {
-				__green_cur->canceling = 1;
-				r = __green_wait(&g->q, GW_SEM, g, deadline);
-				__green_cur->canceling = 0;
+				r = GREEN_CP_WAIT(1, __green_wait(&g->q, GW_SEM, g, deadline));
 				/* the deadline passed while a handler ran, say: no
 				 * timeout if the semaphore can be taken now (POSIX) */
 				if (r == ETIMEDOUT && g->value > 0) {

@@ -590,9 +590,7 @@ hidden int __green_sigtimedwait(const sigset_t *set, siginfo_t *si, const struct
 	catch_set(b & ~caught);
 	self->sigwait_set = b;
 	self->sigwait_got = 0;
-	self->canceling = 1;
-	r = __green_wait(0, GW_SIGNAL, 0, deadline);
-	self->canceling = 0;
+	r = GREEN_CP_WAIT(1, __green_wait(0, GW_SIGNAL, 0, deadline));
 	self->sigwait_set = 0;
 	GREEN_LEAVE();
 	if (r == ECANCELED) __green_cancel_point();
@@ -621,10 +619,8 @@ hidden int __green_sigsuspend(const sigset_t *mask)
 		GREEN_LEAVE();
 		__green_sig_deliver();
 	} else {
-		self->canceling = 1;
-		do r = __green_wait(0, GW_SIGNAL, 0, GREEN_NO_DEADLINE);
+		do r = GREEN_CP_WAIT(1, __green_wait(0, GW_SIGNAL, 0, GREEN_NO_DEADLINE));
 		while (!r);
-		self->canceling = 0;
 		GREEN_LEAVE();
 		if (r == ECANCELED) {
 			self->sigmask = old;

@@ -81,6 +81,25 @@ hidden uint64_t __green_deadline_rel(const struct timespec *rel)
 	return add_ns(__green_now(), ts_ns(rel));
 }
 
+/* The sleeps' wait, a cancellation point: 0 at the deadline, or EINTR
+ * after a handler, with *left the time that was left when the signal
+ * came (as Linux: not after its handler ran). */
+hidden int __green_sleep(uint64_t deadline, uint64_t *left)
+{
+	uint64_t at;
+	int r;
+
+	__green_cancel_point();
+	GREEN_ENTER();
+	r = GREEN_CP_WAIT(1, __green_wait(0, GW_SLEEP, 0, deadline));
+	GREEN_LEAVE();
+	if (r == ECANCELED) __green_cancel_point();
+	if (r != EINTR) return 0;
+	at = __green_cur->intr_at;
+	*left = deadline > at ? deadline - at : 0;
+	return EINTR;
+}
+
 static void put(size_t i, struct green_thread *t)
 {
 	heap[i] = t;

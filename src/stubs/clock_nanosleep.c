@@ -41,8 +41,8 @@ static int kernel_sleep(clockid_t clk, int flags, const struct timespec *req, st
 
 int __clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
 {
-	uint64_t deadline;
-	int r, err = 0;
+	uint64_t deadline, left;
+	int err = 0;
 
 	if (clk == CLOCK_THREAD_CPUTIME_ID) return EINVAL;
 	if (!green_active()) return kernel_sleep(clk, flags, req, rem);
@@ -62,25 +62,12 @@ int __clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, stru
 		deadline = __green_deadline_rel(req);
 	}
 
-	__green_cancel_point();
-	GREEN_ENTER();
-	__green_cur->canceling = 1;
-	r = __green_wait(0, GW_SLEEP, 0, deadline);
-	__green_cur->canceling = 0;
-	GREEN_LEAVE();
-
-	if (r == ECANCELED) __green_cancel_point();
-	if (r == EINTR) {
-		if (rem && !(flags & TIMER_ABSTIME)) {
-			/* as Linux: the time left when the signal came, not after
-			 * its handler ran */
-			uint64_t at = __green_cur->intr_at, left = deadline > at ? deadline - at : 0;
-			rem->tv_sec = left / 1000000000u;
-			rem->tv_nsec = left % 1000000000u;
-		}
-		return EINTR;
+	if (!__green_sleep(deadline, &left)) return 0;
+	if (rem && !(flags & TIMER_ABSTIME)) {
+		rem->tv_sec = left / 1000000000u;
+		rem->tv_nsec = left % 1000000000u;
 	}
-	return 0;
+	return EINTR;
 }
 
 weak_alias(__clock_nanosleep, clock_nanosleep);

@@ -1,13 +1,12 @@
 /*
- * green-sys.h — for stubs of members that bypass __syscall_cp: make
- * their one blocking system call through the same dispatch (never a
+ * green-sys.h — the stubs' door to the blocking-I/O engine (src/sysio/):
+ * __syscall_cp's, and that of members that bypass it, which make their
+ * one blocking system call through the same dispatch (never a
  * cancellation point), or straight to the kernel before threads exist.
  */
 #ifndef GREEN_SYS_H
 #define GREEN_SYS_H
-#include "green.h"
-
-hidden long __green_sys(long, long, long, long, long, long, long, int);
+#include "../sysio/sysio.h"
 
 static inline long green_sys(long nr, long a, long b, long c, long d)
 {

@@ -7,7 +7,5 @@
 
 void __synccall(void (*func)(void *), void *ctx)
 {
-	GREEN_ENTER();
-	func(ctx);
-	GREEN_LEAVE();
+	__green_unpreempted(func, ctx);
 }

@@ -1,0 +1,206 @@
+/*
+ * fdio.c — descriptor I/O (read, write and their vector and
+ * positioned forms, recv*, send*, accept) and connect (sysio.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include "sysio.h"
+
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 8
+#endif
+
+/* ---- descriptor I/O: one call described so it can be retried */
+
+struct io {
+	long nr, a[6];
+	int fd, ev, how;
+	int flag_arg;          /* BY_FLAGS: which argument takes MSG_DONTWAIT */
+	struct iovec *iov;     /* BY_IOV: the buffers (a private copy for writes) */
+	int cnt;
+	off_t off;             /* BY_IOV: -1 for the file position */
+};
+
+static long try_plain(struct io *c)
+{
+	if (c->how == BY_IOV) {
+		int rd = c->ev == GREEN_IN;
+		if (c->off < 0) return __syscall(rd ? SYS_readv : SYS_writev, c->fd, c->iov, c->cnt);
+		return __syscall(rd ? SYS_preadv : SYS_pwritev, c->fd, c->iov, c->cnt, c->off, 0);
+	}
+	return __syscall(c->nr, c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5]);
+}
+
+/* The call without blocking; -EOPNOTSUPP when there is no such form. */
+static long try_nowait(struct io *c)
+{
+	long r, a[6];
+
+	switch (c->how) {
+	case BY_IOV:
+		if (__green_fd_no_nowait(c->fd)) return -EOPNOTSUPP;
+		r = __syscall(c->ev == GREEN_IN ? SYS_preadv2 : SYS_pwritev2,
+		              c->fd, c->iov, c->cnt, (long)c->off, 0, RWF_NOWAIT);
+		if (r == -EOPNOTSUPP || r == -ENOSYS || r == -EINVAL) {
+			__green_fd_refused_nowait(c->fd);
+			return -EOPNOTSUPP;
+		}
+		return r;
+	case BY_FLAGS:
+		memcpy(a, c->a, sizeof a);
+		a[c->flag_arg] |= MSG_DONTWAIT;
+		return __syscall(c->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	}
+	return -EOPNOTSUPP;
+}
+
+/* A write after a readiness check: at most PIPE_BUF bytes, which a
+ * writable pipe or FIFO is sure to take without blocking.  (Never a
+ * regular file's: those do not come here.) */
+static long try_plain_small(struct io *c)
+{
+	struct io small = *c;
+	struct iovec v[LOCAL_IOV];
+	size_t room = 4096;
+
+	if (c->how != BY_IOV || c->ev != GREEN_OUT) return try_plain(c);
+	small.iov = v;
+	for (small.cnt = 0; small.cnt < c->cnt && small.cnt < LOCAL_IOV && room; small.cnt++) {
+		v[small.cnt] = c->iov[small.cnt];
+		if (v[small.cnt].iov_len > room) v[small.cnt].iov_len = room;
+		room -= v[small.cnt].iov_len;
+	}
+	return try_plain(&small);
+}
+
+/* One attempt: the result, or *park set when the caller must wait.  A
+ * kind without a non-blocking form is checked for readiness and called
+ * with no switch in between. */
+static long attempt(struct io *c, int *park)
+{
+	long r = try_nowait(c);
+
+	*park = 0;
+	if (r == -EOPNOTSUPP) {
+		GREEN_ENTER();
+		if (__sysio_fd_ready(c->fd, c->ev)) r = try_plain_small(c);
+		else if (__sysio_fd_nonblocking(c->fd)) r = -EAGAIN;
+		else *park = 1;
+		GREEN_LEAVE();
+		return r;
+	}
+	if (r != -EAGAIN) return r;
+	if (c->how == BY_FLAGS && (c->a[c->flag_arg] & MSG_DONTWAIT)) return r;
+	if (__sysio_fd_nonblocking(c->fd)) return r;
+	*park = 1;
+	return r;
+}
+
+/* A write went part of the way: move on; 0 when nothing is left. */
+static int advance(struct io *c, long n)
+{
+	if (c->how == BY_FLAGS) {
+		if (c->nr != SYS_sendto) return 0;
+		c->a[1] += n;
+		c->a[2] -= n;
+		return c->a[2] > 0;
+	}
+	if (c->off >= 0) c->off += n;
+	while (c->cnt && (size_t)n >= c->iov->iov_len) {
+		n -= c->iov->iov_len;
+		c->iov++;
+		c->cnt--;
+	}
+	if (c->cnt) {
+		c->iov->iov_base = (char *)c->iov->iov_base + n;
+		c->iov->iov_len -= n;
+	}
+	while (c->cnt && !c->iov->iov_len) c->iov++, c->cnt--;
+	return c->cnt != 0;
+}
+
+static long do_io(struct io *c, int cp)
+{
+	long r, done = 0;
+	int park;
+
+	for (;;) {
+		r = attempt(c, &park);
+		if (park) {
+			if (!(r = __sysio_park_fd(c->fd, c->ev, GREEN_NO_DEADLINE, GW_FD, cp))) continue;
+			return done ? done : r;
+		}
+		if (r <= 0) return done ? done : r;
+		done += r;
+		if (c->ev == GREEN_IN || !advance(c, r)) return done;
+	}
+}
+
+hidden long __sysio_io_iov(int fd, int ev, const struct iovec *iov, int cnt, off_t off, int cp)
+{
+	struct iovec local[LOCAL_IOV], *copy = (struct iovec *)iov;
+	struct io c = { .fd = fd, .ev = ev, .how = BY_IOV, .cnt = cnt, .off = off };
+	long r;
+
+	if (cnt < 0) return -EINVAL;
+	if (ev == GREEN_OUT && cnt) {   /* writes advance a private copy */
+		copy = cnt <= LOCAL_IOV ? local : malloc(cnt * sizeof *iov);
+		if (!copy) return -ENOMEM;
+		memcpy(copy, iov, cnt * sizeof *iov);
+	}
+	c.iov = copy;
+	r = do_io(&c, cp);
+	if (copy != local && copy != iov) free(copy);
+	return r;
+}
+
+hidden long __sysio_io_buf(int fd, int ev, void *buf, size_t len, off_t off, int cp)
+{
+	struct iovec iov = { buf, len };
+	return __sysio_io_iov(fd, ev, &iov, 1, off, cp);
+}
+
+hidden long __sysio_io_call(long nr, const long *a, int ev, int how, int flag_arg, int cp)
+{
+	struct io c = { .nr = nr, .fd = a[0], .ev = ev, .how = how, .flag_arg = flag_arg };
+	memcpy(c.a, a, sizeof c.a);
+	return do_io(&c, cp);
+}
+
+/* ---- connect: started non-blocking, finished by waiting writable */
+
+static long connect_start(int fd, long addr, long len, long fl)
+{
+	long r;
+	GREEN_ENTER();
+	__syscall(SYS_fcntl, fd, F_SETFL, fl | O_NONBLOCK);
+	r = __syscall(SYS_connect, fd, addr, len);
+	__syscall(SYS_fcntl, fd, F_SETFL, fl);
+	GREEN_LEAVE();
+	return r;
+}
+
+hidden long __sysio_connect(int fd, long addr, long len, int cp)
+{
+	long fl = __syscall(SYS_fcntl, fd, F_GETFL), r;
+	unsigned step = 0;
+	int err;
+	socklen_t sl = sizeof err;
+
+	if (fl < 0 || (fl & O_NONBLOCK)) return __syscall(SYS_connect, fd, addr, len);
+	r = connect_start(fd, addr, len, fl);
+	while (r == -EAGAIN) {   /* a local listener's backlog is full */
+		if ((r = __sysio_park_retry((void *)(long)fd, &step, GREEN_NO_DEADLINE, GW_RETRY, cp))) return r;
+		r = connect_start(fd, addr, len, fl);
+	}
+	if (r != -EINPROGRESS) return r;
+	do {
+		if ((r = __sysio_park_fd(fd, GREEN_OUT, GREEN_NO_DEADLINE, GW_FD, cp))) return r;
+	} while (!__sysio_fd_ready(fd, GREEN_OUT));
+	r = __syscall(SYS_getsockopt, fd, SOL_SOCKET, SO_ERROR, &err, &sl);
+	return r < 0 ? r : -err;
+}

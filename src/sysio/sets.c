@@ -1,0 +1,125 @@
+/*
+ * sets.c — the program's own descriptor sets: poll, ppoll,
+ * select, pselect, epoll_wait (sysio.h).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <stdlib.h>
+#include "sysio.h"
+
+/* ---- the program's own sets: zero-timeout checks around a set wait */
+
+/* A set wait (or a timed descriptor wait) ended: 0 to check again,
+ * 1 when the timeout passed (one last check), else -errno.  poll and
+ * select are never restarted after a handler, as on Linux. */
+static long set_waited(int r, int cp)
+{
+	if (r == ETIMEDOUT) return 1;
+	if (r == EINTR) return -EINTR;
+	return __sysio_waited(r, cp);
+}
+
+static long set_park(const struct pollfd *p, unsigned long n, uint64_t dl, int cp)
+{
+	return set_waited(GREEN_CP_WAIT(cp, __green_fds_wait(p, n, dl)), cp);
+}
+
+/*
+ * The zero-timeout probe of a set call.  The kernel never restarts
+ * ppoll, pselect6 or epoll_pwait after a handler, so a time-slice tick
+ * landing in the probe makes it fail with EINTR although the program
+ * caught nothing.  Such a probe is simply asked again (it cannot block);
+ * a signal of the program's own that arrives while the caller waits ends
+ * the wait with EINTR as usual (set_waited).
+ */
+#define probe(call) ({ long r_; do r_ = (call); while (r_ == -EINTR); r_; })
+
+hidden long __sysio_poll(struct pollfd *p, unsigned long n, uint64_t dl, long mask, long msize, int cp)
+{
+	long r;
+
+	for (;;) {
+		/* writable: ppoll and pselect6 write the time left back (the
+		 * kernel ignores a read-only one; qemu-user fails with EFAULT) */
+		struct timespec zero = { 0 };
+		r = probe(__syscall(SYS_ppoll, p, n, &zero, mask, msize));
+		if (r || __green_now() >= dl) return r;
+		if ((r = set_park(p, n, dl, cp)) < 0) return r;
+		if (r) dl = 0;
+	}
+}
+
+#define LONGBITS (8 * sizeof(long))
+
+static int bit(const unsigned long *s, int fd)
+{
+	return s && (s[fd / LONGBITS] >> fd % LONGBITS & 1);
+}
+
+/* the select sets as a struct pollfd array (heap) */
+static struct pollfd *sets_to_poll(int n, unsigned long *const s[3], unsigned long *np)
+{
+	struct pollfd *p = malloc((n ? n : 1) * sizeof *p);
+	unsigned long k = 0;
+
+	if (!p) return 0;
+	for (int fd = 0; fd < n; fd++) {
+		short ev = (bit(s[0], fd) ? POLLIN : 0) | (bit(s[1], fd) ? POLLOUT : 0) |
+		           (bit(s[2], fd) ? POLLPRI : 0);
+		if (ev) p[k++] = (struct pollfd){ fd, ev, 0 };
+	}
+	*np = k;
+	return p;
+}
+
+static long select_park(int n, unsigned long *const saved[3], uint64_t dl, int cp)
+{
+	unsigned long k;
+	struct pollfd *p = sets_to_poll(n, saved, &k);
+	long r;
+
+	if (!p) return -ENOMEM;
+	r = set_park(p, k, dl, cp);
+	free(p);
+	return r;
+}
+
+hidden long __sysio_select(int n, long *sets[3], uint64_t dl, long sigdata, int cp)
+{
+	size_t words = n > 0 ? (n + LONGBITS - 1) / LONGBITS : 0, bytes = words * sizeof(long);
+	unsigned long *copy = 0, *saved[3] = { 0 };
+	long r;
+
+	if (n < 0) return -EINVAL;
+	if (bytes && !(copy = malloc(3 * bytes))) return -ENOMEM;
+	for (int i = 0; i < 3; i++)
+		if (sets[i] && bytes) memcpy(saved[i] = copy + i * words, sets[i], bytes);
+	for (;;) {
+		struct timespec zero = { 0 };   /* writable, as in do_poll */
+		r = probe(__syscall(SYS_pselect6, n, sets[0], sets[1], sets[2], &zero, sigdata));
+		if (r || __green_now() >= dl) break;
+		if ((r = select_park(n, saved, dl, cp)) < 0) break;
+		if (r) dl = 0;
+		for (int i = 0; i < 3; i++)
+			if (saved[i]) memcpy(sets[i], saved[i], bytes);
+	}
+	free(copy);
+	return r;
+}
+
+hidden long __sysio_epoll(const long *a, int cp)
+{
+	uint64_t dl = ms_deadline(a[3]);
+	long r;
+	int w;
+
+	for (;;) {
+		r = probe(__syscall(SYS_epoll_pwait, a[0], a[1], a[2], 0, a[4], a[5]));
+		if (r || __green_now() >= dl) return r;
+		w = __sysio_fd_wait(a[0], GREEN_IN, dl, GW_FD, cp);
+		if ((r = set_waited(w, cp)) < 0) return r;
+		if (r) dl = 0;
+	}
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# layers.sh — the layering rules of docs/architecture.md that a grep can
+# check, on the source tree (nothing needs to be built):
+#   - a stub (src/stubs/) opens no no-preempt section and writes no field
+#     of a thread descriptor: it turns a musl call into core calls;
+#   - a wait is marked a cancellation point only through GREEN_CP_WAIT
+#     (green.h); signal.c alone saves and restores the mark around a
+#     handler;
+#   - src/stubs/__syscall_cp.c stays the entry to the engine of
+#     src/sysio/, not the engine.
+. "$GREEN_SRC/tests/lib.sh"
+cd "$S" || exit 1
+st=0
+bad() { echo "FAIL: $*"; st=1; }
+
+hits=$(grep -n 'GREEN_ENTER\|GREEN_LEAVE\|green_np_up\|green_np_down\|__green_np' src/stubs/*.c)
+[ -z "$hits" ] || bad "no-preempt sections in stubs:
+$hits"
+hits=$(grep -nE '(__green_cur|self|\bt)->[a-z_]+ *(=[^=]|\+\+|--)' src/stubs/*.c)
+[ -z "$hits" ] || bad "thread-descriptor fields written in stubs:
+$hits"
+hits=$(grep -nE 'canceling *= *[01];' src/core/*.c src/sysio/*.c src/stubs/*.c | grep -v '^src/core/signal.c:')
+[ -z "$hits" ] || bad "cancellation-point marks outside GREEN_CP_WAIT:
+$hits"
+n=$(wc -l < src/stubs/__syscall_cp.c)
+[ "$n" -le 40 ] || bad "src/stubs/__syscall_cp.c has $n lines: the engine belongs in src/sysio/"
+[ $st = 0 ] && echo "PASS: stubs open no sections and write no descriptor fields; cancellation-point waits use GREEN_CP_WAIT; __syscall_cp.c is $n lines"
+exit $st
