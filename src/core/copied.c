@@ -138,8 +138,6 @@ static void restore(struct green_thread *t)
 	memcpy(sp, t->save, t->save_len);
 }
 
-hidden void __green_thread_start(void *);
-
 /* The scheduler context: runs only between two arch switches. */
 static void sched_loop(void *unused)
 {

@@ -204,7 +204,7 @@ hidden void __green_explore_point(int fine)
 		return;
 	}
 	step();   /* the clock moves even for a thread alone that polls a deadline */
-	if (__green_runq_empty() && !__green_timers_pending()) {
+	if (runq_empty() && !__green_timers_pending()) {
 		decided(self);
 		return;
 	}

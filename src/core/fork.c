@@ -11,12 +11,6 @@
 #include "green.h"
 #include "valgrind-glue.h"
 
-hidden void __green_runq_reset(void);
-hidden void __green_timers_reset(void);
-hidden void __green_futex_reset(void);
-hidden void __green_reap_reset(void);
-hidden void __green_io_reset(void);
-
 hidden void __green_fork_child(void)
 {
 	struct green_thread *self = __green_cur, *t, *next;

@@ -66,6 +66,14 @@ struct gq {
  * What a blocked thread waits for (for the deadlock report and gdb).
  * The wait object is in green_thread.wait_obj.
  */
+/*
+ * What a BLOCKED thread waits on.  Adding a kind: also give it a name in
+ * report.c (__green_wait_name), a description in gdb/green-gdb.py
+ * (describe_wait; the kinds' values reach gdb by themselves, through the
+ * generated gdb/wait-kinds.h), and, if something outside the process
+ * can end it (a descriptor, a child, another process, a signal), the
+ * list in explore.c's kernel_may_wake.
+ */
 enum gwait {
 	GW_NONE = 0,
 	GW_MUTEX,       /* pthread_mutex_t / mtx_t */
@@ -109,6 +117,40 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
 
 #define GREEN_MAGIC 0x6772656eu /* "gren" */
 
+/*
+ * Who writes which field of a thread descriptor, and when.  One kernel
+ * thread runs all the code, so the question is which code, on behalf of
+ * which thread, in which state.  The rule that makes it safe: a write to
+ * a descriptor other than the running thread's own is made inside a
+ * no-preempt section (GREEN_ENTER, or the catcher, which dispatches at a
+ * non-zero depth), and so is a write to its own that a waker also reads.
+ *
+ *   creator (thread.c, stack.c, tls.c), before the thread first runs:
+ *       magic, id, tcb, tp, tid, fp, start, arg, c11, detached (as
+ *       asked), every stack field, policy, prio, sigmask (its own copied)
+ *   the switch (switch.c, copied.c, arch), on the outgoing/incoming
+ *   thread: sp, np, errno_val .. dlerror_flag (shared-TCB binding),
+ *       save, save_len, save_cap, started, cpu_ns (cputime.c)
+ *   the thread itself, RUNNING: wait, wait_obj, wait_aux, waddr,
+ *       deadline (as it starts a wait, sched.c, futex.c, cond.c),
+ *       cancel_disable, cancel_async, canceling (GREEN_CP_WAIT), cleanup,
+ *       tsd, tsd_used, mheld, sigwait_set, kcrit, result (at exit),
+ *       sigmask (pthread_sigmask, and around its handlers)
+ *   a waker (any running thread, the tick, the catcher), while the
+ *   thread is BLOCKED: state, wake, wait and wait_obj (cleared),
+ *       q and its links, heap_idx (timer.c); for a hand-over also what
+ *       it hands: rdlocks (rwlock.c), sigwait_got, sigwait_si, intr_at
+ *   the scheduler, in any state: state, q, q_next, q_prev (run queue)
+ *   any thread, in any state: cancel_pending (pthread_cancel), name,
+ *       detached (pthread_detach), joiner (its joiner), policy, prio
+ *       (pthread_setschedparam; the run or wait queue re-sorted), boost
+ *       (priority inheritance, mutex.c), sigpend and sigq (pthread_kill,
+ *       the catcher; the thread takes them off), xprio (explore.c)
+ *   exit and reaping (thread.c, switch.c): all_next, all_prev,
+ *       reap_next, magic (cleared when the descriptor is freed)
+ *   run_handler (signal.c) saves and restores wake, canceling and
+ *       wait_aux around a handler, which may wait itself.
+ */
 struct green_thread {
 	void *sp;                      /* saved stack pointer while not running */
 	unsigned magic;                /* GREEN_MAGIC while the descriptor is live */
@@ -258,15 +300,13 @@ hidden int __green_block(void);                 /* current must already be queue
 hidden void __green_yield(void);
 hidden void __green_ready(struct green_thread *);
 hidden void __green_wake(struct green_thread *, int why);
+hidden void __green_wake_first(struct green_thread *, int why);   /* ahead of its level */
 hidden _Noreturn void __green_exit_switch(void);
 hidden int __green_wait(struct gq *, enum gwait, const void *obj, uint64_t deadline);
 hidden void __green_unpreempted(void (*func)(void *), void *ctx);
 hidden void __green_deadlock(void);
 
 /* ---- run queue (runq.c) */
-hidden void __green_runq_push(struct green_thread *);
-hidden struct green_thread *__green_runq_pop(void);
-hidden int __green_runq_empty(void);
 
 /* ---- queue helpers (queue.c) */
 hidden void __gq_push(struct gq *, struct green_thread *);
@@ -344,6 +384,13 @@ hidden int __green_sigq_put(uint64_t *set, struct green_sigl *, const siginfo_t 
 hidden void __green_sigq_take(uint64_t *set, struct green_sigl *, int s, siginfo_t *);
 hidden void __green_sigq_drop(uint64_t *set, struct green_sigl *, uint64_t which);
 hidden void __green_fork_child(void);            /* fork.c: only the caller survives */
+/* what each subsystem forgets in a fork child */
+hidden void __green_runq_reset(void);            /* runq.c */
+hidden void __green_timers_reset(void);          /* timer.c */
+hidden void __green_futex_reset(void);           /* futex.c */
+hidden void __green_reap_reset(void);            /* switch.c */
+hidden void __green_io_reset(void);              /* io.c */
+hidden void __green_pmutex_reset(void);          /* pmutex.c */
 hidden void __green_tick_arm(void);             /* two threads may run: start slicing */
 hidden void __green_tick_watch(void);           /* threads wait: keep ticking (tick.c) */
 hidden void __green_tick_check(void);           /* wake expired and ready waiters */
@@ -510,6 +557,10 @@ hidden void __green_guard_init(void);
 
 /* ---- threads (thread.c, key.c, cancel.c) */
 hidden void __green_tsd_run_dtors(struct green_thread *);
+hidden void __green_thread_start(void *);       /* thread.c: a new thread's first code */
+hidden void __green_all_remove(struct green_thread *);  /* thread.c: off the list of all threads */
+hidden const char *__green_name(struct green_thread *); /* report.c: "thread 3 (name)" */
+hidden uint64_t __green_sigbits(const sigset_t *);  /* signal.c: a sigset_t as 64 bits */
 hidden void __green_cancel_point(void);         /* acts on a pending cancel */
 /*
  * A wait that is a cancellation point: the thread is marked for its

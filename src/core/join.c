@@ -8,8 +8,6 @@
 #include <errno.h>
 #include "green.h"
 
-hidden void __green_all_remove(struct green_thread *);
-
 /* Inside GREEN_ENTER: an exited thread stops being a valid handle. */
 static void release(struct green_thread *t)
 {

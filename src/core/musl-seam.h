@@ -54,6 +54,12 @@
 #define GREEN_GUARD_DEFAULT __default_guardsize
 #define GREEN_C11_ATTR      __ATTRP_C11_THREAD
 
+/* musl's own kernel-level sigaction.  musl defines it in the member
+ * src/signal/sigaction, which green replaces: src/stubs/sigaction.c
+ * defines it again, translated to and from the kernel's structure as
+ * musl does, beside the public sigaction that routes through green once
+ * threads exist.  So this one core dependency on a stub is the seam's:
+ * the glibc overlay maps the name to glibc's __sigaction instead. */
 hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
 
 /* musl's one TCB, cached when threads start: the shared-TCB binding

@@ -177,8 +177,6 @@ hidden int __green_pshared_pid(void)
 	return pid;
 }
 
-hidden void __green_pmutex_reset(void);
-
 /* In a forked child (before any handler of the program runs): only the
  * caller is left, and it is running; the pid and the robust list are the
  * child's own now. */

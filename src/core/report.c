@@ -14,8 +14,6 @@
 #include "sync.h"
 #include "io.h"
 
-hidden const char *__green_name(struct green_thread *);
-
 hidden void __green_say(const char *fmt, ...)
 {
 	char buf[512];

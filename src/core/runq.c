@@ -1,15 +1,12 @@
 /*
- * runq.c — the run queue's storage and its out-of-line entry points
- * (the inline versions are in runq.h).
+ * runq.c — the run queue's storage, and what of it is not inline
+ * (runq.h): reset after fork, requeue on a level change, the
+ * preemption test.
  */
 #include <string.h>
 #include "runq.h"
 
 hidden struct green_runq __green_runq;
-
-hidden void __green_runq_push(struct green_thread *t) { runq_push(t); }
-hidden struct green_thread *__green_runq_pop(void) { return runq_pop(); }
-hidden int __green_runq_empty(void) { return runq_empty(); }
 
 hidden void __green_runq_reset(void)
 {

@@ -9,7 +9,7 @@
  * every yield pushes and pops it.
  *
  * A bit may be left set for a level a thread was taken off directly
- * (__gq_remove, signal.c's interrupt); readers clear such stale bits.
+ * (__gq_remove, a requeue); readers clear such stale bits.
  */
 #ifndef GREEN_RUNQ_H
 #define GREEN_RUNQ_H

@@ -154,6 +154,16 @@ hidden void __green_wake(struct green_thread *t, int why)
 	__green_ready(t);
 }
 
+/* Wake t ahead of the threads already runnable at its level: a signal
+ * for it is urgent (signal.c). */
+hidden void __green_wake_first(struct green_thread *t, int why)
+{
+	int front = __green_wake_front;
+	__green_wake_front = 1;
+	__green_wake(t, why);
+	__green_wake_front = front;
+}
+
 hidden int __green_block(void)
 {
 	struct green_thread *self = __green_cur, *next;

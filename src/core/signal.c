@@ -5,13 +5,13 @@
  * ------
  * The kernel sees one thread, so it cannot know which green thread a
  * signal is for, which masks it, or which waits for it in sigwait.  Once
- * a second thread exists green keeps that state itself ("virtual"):
+ * a second thread exists green keeps that state itself ("__green_sig_virtual"):
  *
- *   disp[]        the program's dispositions, as sigaction() set them
+ *   __green_sig_disp[]        the program's dispositions, as sigaction() set them
  *   t->sigmask    each thread's mask (pthread_sigmask)
  *   t->sigpend    signals directed at a thread (pthread_kill, raise),
  *                 with their instances in t->sigq (sigqueue.c)
- *   proc_pend     process-directed signals every thread masks (proc_q)
+ *   proc_pend     process-directed signals every thread masks (__green_proc_q)
  *
  * and keeps the kernel's mask empty.  For every signal the program
  * catches, or that some thread blocks or waits for, the kernel runs one
@@ -25,7 +25,7 @@
  *   running thread   its handler runs at once, on its stack, with the
  *                    real siginfo and ucontext (synchronous signals —
  *                    SIGSEGV, SIGFPE, SIGILL, SIGBUS, SIGTRAP — always
- *                    take this path: they belong to the thread that
+ *                    __green_sig_take this path: they belong to the thread that
  *                    caused them);
  *   another thread   the signal is marked pending on it, and if it is
  *                    blocked the wait ends with EINTR; the handler runs
@@ -37,14 +37,19 @@
  * the process exactly as the kernel would: the catcher restores SIG_DFL
  * and re-raises it.
  *
- * The catcher may interrupt the library itself.  Inside a no-preempt
+ * The catcher may __green_sig_interrupt the library itself.  Inside a no-preempt
  * section (GREEN_ENTER) it only records the signal; the outermost
  * GREEN_LEAVE dispatches it.  A handler always runs with the no-preempt
  * depth at zero, as ordinary program code.
  *
  * Before the second thread exists every call goes straight to the kernel:
  * a single-threaded program pays nothing.  __green_sig_init moves the
- * kernel's state into the virtual one when threads start.
+ * kernel's state into the __green_sig_virtual one when threads start.
+ *
+ * This file is the machinery: the state, the catcher, choosing a thread,
+ * running handlers, start-up.  The back-ends of the public calls
+ * (sigaction, pthread_sigmask, sigpending, sigtimedwait, sigsuspend,
+ * pthread_kill) are in sigcalls.c; gsignal.h is what the two share.
  *
  * Kernel-level blocking still happens in two places: musl blocks all
  * signals around posix_spawn's vfork child (pthread_sigmask with a full
@@ -58,32 +63,23 @@
 #include <errno.h>
 #include <unistd.h>
 #include "green.h"
-#include "runq.h"
-
-#define BIT(s) (1ULL << ((s) - 1))
-#define NSIG_V 65                       /* signals 1..64 */
-#define UNBLOCKABLE (BIT(SIGKILL) | BIT(SIGSTOP))
-#define SYNC_SIGS (BIT(SIGSEGV) | BIT(SIGBUS) | BIT(SIGFPE) | BIT(SIGILL) | BIT(SIGTRAP) | BIT(SIGSYS))
-#define DEFAULT_IGNORE (BIT(SIGCHLD) | BIT(SIGURG) | BIT(SIGWINCH) | BIT(SIGCONT))
-#define DEFAULT_STOP (BIT(SIGTSTP) | BIT(SIGTTIN) | BIT(SIGTTOU))
+#include "gsignal.h"
 
 hidden uint64_t __green_proc_pend;
-static struct green_sigl proc_q;        /* its instances (sigqueue.c) */
-static struct sigaction disp[NSIG_V];   /* the program's view */
-static uint64_t caught;                 /* the kernel runs the catcher for these */
-static volatile uint64_t arrived;       /* caught inside a no-preempt section */
+hidden struct green_sigl __green_proc_q;        /* its instances (sigqueue.c) */
+hidden struct sigaction __green_sig_disp[NSIG_V];   /* the program's view */
+hidden uint64_t __green_sig_caught;                 /* the kernel runs the catcher for these */
+static volatile uint64_t arrived;       /* __green_sig_caught inside a no-preempt section */
 static siginfo_t ainfo[NSIG_V];
 hidden volatile uint64_t __green_sig_held;   /* of those, blocked in the kernel meanwhile */
-static int virtual;                     /* state is virtual (threads exist) */
+hidden int __green_sig_virtual;                     /* state is __green_sig_virtual (threads exist) */
 
-hidden void __green_itimer_virtualise(void);
-
-uint64_t __green_sigbits(const sigset_t *set)
+hidden uint64_t __green_sigbits(const sigset_t *set)
 {
 	return green_kbits(set);
 }
 
-void __green_sigset(sigset_t *set, uint64_t b)
+hidden void __green_sigset(sigset_t *set, uint64_t b)
 {
 	struct green_kset k = green_kset(b);
 	memset(set, 0, sizeof *set);
@@ -106,23 +102,23 @@ static void kernel_unblock(uint64_t b)
 static void catcher(int, siginfo_t *, void *);
 
 /* Make the kernel run the catcher for signal s. */
-static void catch(int s)
+hidden void __green_sig_catch(int s)
 {
 	struct sigaction ka = { 0 };
-	if (s == SIGALRM || (caught & BIT(s)) || (UNBLOCKABLE & BIT(s))) return;
-	if (disp[s].sa_handler == SIG_IGN) return;
+	if (s == SIGALRM || (__green_sig_caught & BIT(s)) || (UNBLOCKABLE & BIT(s))) return;
+	if (__green_sig_disp[s].sa_handler == SIG_IGN) return;
 	ka.sa_sigaction = catcher;
-	ka.sa_flags = SA_SIGINFO | (disp[s].sa_flags & (SA_RESTART | SA_ONSTACK));
-	if (!__libc_sigaction(s, &ka, 0)) caught |= BIT(s);
+	ka.sa_flags = SA_SIGINFO | (__green_sig_disp[s].sa_flags & (SA_RESTART | SA_ONSTACK));
+	if (!__libc_sigaction(s, &ka, 0)) __green_sig_caught |= BIT(s);
 }
 
-static void catch_set(uint64_t b)
+hidden void __green_sig_catch_set(uint64_t b)
 {
 	b &= ~(UNBLOCKABLE | GREEN_LIBC_SIGS);
 	while (b) {
 		int s = lowest(b);
 		b &= b - 1;
-		catch(s);
+		__green_sig_catch(s);
 	}
 }
 
@@ -132,18 +128,18 @@ static void die(int s)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	__libc_sigaction(s, &dfl, 0);
-	caught &= ~BIT(s);
+	__green_sig_caught &= ~BIT(s);
 	__syscall(SYS_tkill, __syscall(SYS_gettid), s);
 	kernel_unblock(BIT(s));
-	/* a stop signal: we were stopped and continued; catch it again */
-	catch(s);
+	/* a stop signal: we were stopped and continued; __green_sig_catch it again */
+	__green_sig_catch(s);
 }
 
 /* ---- running handlers */
 
 static void run_handler(struct green_thread *t, int s, siginfo_t *si, void *uc)
 {
-	struct sigaction d = disp[s];
+	struct sigaction d = __green_sig_disp[s];
 	uint64_t old = t->sigmask;
 	int np = __green_np, wake = t->wake;
 	unsigned char canceling = t->canceling;
@@ -158,8 +154,8 @@ static void run_handler(struct green_thread *t, int s, siginfo_t *si, void *uc)
 	t->sigmask |= __green_sigbits(&d.sa_mask) & ~UNBLOCKABLE;
 	if (!(d.sa_flags & SA_NODEFER)) t->sigmask |= BIT(s);
 	if (d.sa_flags & SA_RESETHAND) {
-		disp[s].sa_handler = SIG_DFL;
-		disp[s].sa_flags &= ~SA_SIGINFO;
+		__green_sig_disp[s].sa_handler = SIG_DFL;
+		__green_sig_disp[s].sa_flags &= ~SA_SIGINFO;
 	}
 	if (!uc) {
 		memset(&fake, 0, sizeof fake);
@@ -179,7 +175,7 @@ static void run_handler(struct green_thread *t, int s, siginfo_t *si, void *uc)
 	t->intr_restart = !!(d.sa_flags & SA_RESTART);
 }
 
-static void synth_info(siginfo_t *si, int s, int code)
+hidden void __green_sig_synth(siginfo_t *si, int s, int code)
 {
 	memset(si, 0, sizeof *si);
 	si->si_signo = s;
@@ -188,9 +184,9 @@ static void synth_info(siginfo_t *si, int s, int code)
 	si->si_uid = getuid();
 }
 
-/* Inside GREEN_ENTER: take the lowest pending signal of set b for the
+/* Inside GREEN_ENTER: __green_sig_take the lowest pending signal of set b for the
  * running thread — its own instances before the process's — or 0. */
-static int take(uint64_t b, siginfo_t *si)
+hidden int __green_sig_take(uint64_t b, siginfo_t *si)
 {
 	struct green_thread *self = __green_cur;
 	uint64_t p = (self->sigpend | __green_proc_pend) & b;
@@ -199,7 +195,7 @@ static int take(uint64_t b, siginfo_t *si)
 	if (!p) return 0;
 	s = lowest(p);
 	if (self->sigpend & BIT(s)) __green_sigq_take(&self->sigpend, &self->sigq, s, si);
-	else __green_sigq_take(&__green_proc_pend, &proc_q, s, si);
+	else __green_sigq_take(&__green_proc_pend, &__green_proc_q, s, si);
 	return s;
 }
 
@@ -222,7 +218,7 @@ hidden void __green_sig_deliver(void)
 
 	for (;;) {
 		GREEN_ENTER();
-		s = take(~self->sigmask, &si);
+		s = __green_sig_take(~self->sigmask, &si);
 		GREEN_LEAVE();
 		if (!s) return;
 		run_handler(self, s, &si, 0);
@@ -238,7 +234,7 @@ static struct green_thread *sigwaiter(uint64_t b)
 	return 0;
 }
 
-static void hand_to_waiter(struct green_thread *t, int s, const siginfo_t *si)
+hidden void __green_sig_hand_over(struct green_thread *t, int s, const siginfo_t *si)
 {
 	t->sigwait_got = s;
 	t->sigwait_si = *si;
@@ -247,21 +243,19 @@ static void hand_to_waiter(struct green_thread *t, int s, const siginfo_t *si)
 
 /* Interrupt t's wait so that it runs its handler (EINTR to the wait),
  * ahead of the threads already runnable: signals are urgent. */
-static void interrupt(struct green_thread *t)
+hidden void __green_sig_interrupt(struct green_thread *t)
 {
 	if (t->state != GS_BLOCKED) return;
 	t->intr_at = __green_now();     /* what nanosleep reports left */
-	__green_wake(t, EINTR);
-	__gq_remove(t);
-	runq_push_front(t);
+	__green_wake_first(t, EINTR);
 }
 
 /* Inside GREEN_ENTER: s is pending for t now; end its wait if it can
- * take it. */
+ * __green_sig_take it. */
 static void pend_on(struct green_thread *t, const siginfo_t *si)
 {
 	__green_sigq_put(&t->sigpend, &t->sigq, si);
-	if (!(t->sigmask & BIT(si->si_signo))) interrupt(t);
+	if (!(t->sigmask & BIT(si->si_signo))) __green_sig_interrupt(t);
 }
 
 /* A process-directed signal: choose its thread.  Inside GREEN_ENTER.
@@ -272,7 +266,7 @@ static void dispatch(int s, siginfo_t *si, void *uc)
 	struct green_thread *t, *self = __green_cur, *m = &__green_main;
 	uint64_t b = BIT(s);
 
-	if (disp[s].sa_handler == SIG_IGN) return;
+	if (__green_sig_disp[s].sa_handler == SIG_IGN) return;
 	if (m->state != GS_EXITED && m->magic == GREEN_MAGIC &&
 	    (!(m->sigmask & b) || (m->state == GS_BLOCKED && m->wait == GW_SIGNAL && (m->sigwait_set & b)))) {
 		t = m;
@@ -287,12 +281,12 @@ static void dispatch(int s, siginfo_t *si, void *uc)
 			if (t->state != GS_EXITED && !(t->sigmask & b)) break;
 	}
 	if (t && t->state == GS_BLOCKED && t->wait == GW_SIGNAL && (t->sigwait_set & b)) {
-		hand_to_waiter(t, s, si);
+		__green_sig_hand_over(t, s, si);
 		return;
 	}
-	if (disp[s].sa_handler == SIG_DFL && (b & DEFAULT_IGNORE)) return;
+	if (__green_sig_disp[s].sa_handler == SIG_DFL && (b & DEFAULT_IGNORE)) return;
 	if (!t) {
-		__green_sigq_put(&__green_proc_pend, &proc_q, si);
+		__green_sigq_put(&__green_proc_pend, &__green_proc_q, si);
 		return;
 	}
 	if (t == self && self->state == GS_RUNNING) {
@@ -303,7 +297,7 @@ static void dispatch(int s, siginfo_t *si, void *uc)
 }
 
 /*
- * Signals caught while the library was in a critical section.
+ * Signals __green_sig_caught while the library was in a critical section.
  *
  * The catcher that finds the no-preempt depth non-zero records the
  * signal and its info in one slot per signal (arrived, ainfo) and leaves
@@ -322,7 +316,7 @@ static void dispatch_arrived(void)
 	GREEN_ENTER();
 	while ((b = arrived)) {
 		s = lowest(b);
-		green_bits_clear(&arrived, BIT(s));   /* the catcher may interrupt */
+		green_bits_clear(&arrived, BIT(s));   /* the catcher may __green_sig_interrupt */
 		si = ainfo[s];
 		dispatch(s, &si, 0);
 		if (__green_sig_held & BIT(s)) {
@@ -341,7 +335,7 @@ hidden void __green_sig_dispatch_arrived(void)
 	dispatch_arrived();
 }
 
-/* Entry for a signal generated by green itself (the virtual alarm), and
+/* Entry for a signal generated by green itself (the __green_sig_virtual alarm), and
  * the catcher's. */
 hidden void __green_sig_generate(int s, siginfo_t *si, void *uc)
 {
@@ -358,7 +352,7 @@ hidden void __green_sig_generate(int s, siginfo_t *si, void *uc)
 
 /*
  * The kernel mask a handler's return restores (its ucontext's), adjusted:
- * plus `add`, and minus every caught signal that green no longer holds.
+ * plus `add`, and minus every __green_sig_caught signal that green no longer holds.
  * A signal held while a handler interrupted another (a tick, say) may be
  * dispatched, and unblocked, before the outer handler returns; the outer
  * handler's saved mask, taken while it was held, would block it again
@@ -371,7 +365,7 @@ hidden void __green_sig_fix_uc(void *uc, uint64_t add)
 #if GREEN_ARCH_UC_HAS_MASK
 	ucontext_t *u = uc;
 	uint64_t m = green_kbits(&u->uc_sigmask), keep = BIT(SIGALRM) | BIT(SIGTRAP);
-	uint64_t want = (m & ~(caught & ~keep & ~__green_sig_held)) | add;
+	uint64_t want = (m & ~(__green_sig_caught & ~keep & ~__green_sig_held)) | add;
 	if (want != m) {
 		struct green_kset k = green_kset(want);
 		memcpy(&u->uc_sigmask, &k, sizeof k);
@@ -412,7 +406,7 @@ hidden void __green_preempt_now(void)
 	green_sig_check(__green_cur);
 }
 
-/* ---- start-up: from the kernel's state to the virtual one */
+/* ---- start-up: from the kernel's state to the __green_sig_virtual one */
 
 /* Signals the kernel holds pending because the one thread blocked them
  * become green's: a thread-directed one (raise, tkill) is the main
@@ -431,7 +425,7 @@ static void adopt_pending(uint64_t b)
 #endif
 		if (r <= 0 || r >= NSIG_V) return;
 		if (si.si_code == SI_TKILL) __green_sigq_put(&__green_main.sigpend, &__green_main.sigq, &si);
-		else __green_sigq_put(&__green_proc_pend, &proc_q, &si);
+		else __green_sigq_put(&__green_proc_pend, &__green_proc_q, &si);
 	}
 }
 
@@ -445,16 +439,16 @@ hidden void __green_sig_init(void)
 	kmask = green_kbits(&k);
 	for (s = 1; s < NSIG_V; s++) {
 		if (BIT(s) & (UNBLOCKABLE | GREEN_LIBC_SIGS)) continue;
-		if (__libc_sigaction(s, 0, &disp[s])) continue;
-		if (disp[s].sa_handler != SIG_DFL && disp[s].sa_handler != SIG_IGN)
+		if (__libc_sigaction(s, 0, &__green_sig_disp[s])) continue;
+		if (__green_sig_disp[s].sa_handler != SIG_DFL && __green_sig_disp[s].sa_handler != SIG_IGN)
 			handled |= BIT(s);
 	}
 	__green_main.sigmask = kmask & ~(UNBLOCKABLE | GREEN_LIBC_SIGS);
 	adopt_pending(kmask & ~(UNBLOCKABLE | GREEN_LIBC_SIGS));
-	virtual = 1;
+	__green_sig_virtual = 1;
 	/* our own SIGSEGV guard handler stays the kernel's; the program's
 	 * handler is what it chains to */
-	catch_set((handled | __green_main.sigmask) & ~BIT(SIGSEGV));
+	__green_sig_catch_set((handled | __green_main.sigmask) & ~BIT(SIGSEGV));
 	__green_itimer_virtualise();
 	__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &(uint64_t){ 0 }, 0, _NSIG / 8);
 }
@@ -462,10 +456,9 @@ hidden void __green_sig_init(void)
 hidden int __green_sig_wakeable(void)
 {
 	struct green_thread *t;
-	extern hidden int __green_itimer_armed(void);
 	for (int s = 1; s < NSIG_V; s++) {
 		if (BIT(s) & (SYNC_SIGS | GREEN_LIBC_SIGS)) continue;
-		if (disp[s].sa_handler != SIG_DFL && disp[s].sa_handler != SIG_IGN) return 1;
+		if (__green_sig_disp[s].sa_handler != SIG_DFL && __green_sig_disp[s].sa_handler != SIG_IGN) return 1;
 	}
 	for (t = __green_all; t; t = t->all_next)
 		if (t->state == GS_BLOCKED && t->wait == GW_SIGNAL) return 1;
@@ -477,7 +470,7 @@ hidden int __green_sig_wakeable(void)
  * action applies. */
 hidden int __green_sig_sync(int s, siginfo_t *si, void *uc)
 {
-	if (!virtual || disp[s].sa_handler == SIG_DFL || disp[s].sa_handler == SIG_IGN)
+	if (!__green_sig_virtual || __green_sig_disp[s].sa_handler == SIG_DFL || __green_sig_disp[s].sa_handler == SIG_IGN)
 		return 0;
 	run_handler(__green_cur, s, si, uc);
 	return 1;
@@ -492,177 +485,8 @@ hidden void __green_sig_after_fork(void)
 {
 	/* the child starts with no pending signals (POSIX) */
 	__green_sigq_drop(&__green_cur->sigpend, &__green_cur->sigq, ~0ULL);
-	__green_sigq_drop(&__green_proc_pend, &proc_q, ~0ULL);
+	__green_sigq_drop(&__green_proc_pend, &__green_proc_q, ~0ULL);
 	arrived = 0;
 	if (__green_sig_held) kernel_unblock(__green_sig_held);
 	__green_sig_held = 0;
-}
-
-/* ---- the public calls, when threads exist */
-
-hidden int __green_sigaction(int s, const struct sigaction *sa, struct sigaction *old)
-{
-	if (old) *old = disp[s];
-	if (!sa) return 0;
-	GREEN_ENTER();
-	disp[s] = *sa;
-	if (sa->sa_handler == SIG_IGN) {
-		struct sigaction ign = { .sa_handler = SIG_IGN };
-		if (s != SIGALRM) __libc_sigaction(s, &ign, 0);
-		caught &= ~BIT(s);
-		/* pending ignored signals are discarded */
-		__green_sigq_drop(&__green_proc_pend, &proc_q, BIT(s));
-		for (struct green_thread *t = __green_all; t; t = t->all_next)
-			__green_sigq_drop(&t->sigpend, &t->sigq, BIT(s));
-	} else if (s == SIGSEGV) {
-		/* the guard-page handler stays the kernel's and chains here */
-	} else if (sa->sa_handler != SIG_DFL || s == SIGALRM) {
-		caught &= ~BIT(s);
-		catch(s);   /* refresh SA_RESTART / SA_ONSTACK */
-	}
-	GREEN_LEAVE();
-	return 0;
-}
-
-hidden int __green_sigmask(int how, const sigset_t *set, sigset_t *old)
-{
-	struct green_thread *self = __green_cur;
-	uint64_t b;
-
-	if (green_vfork_child())
-		/* posix_spawn's vfork child, running on its parent's memory
-		 * until it execs: it sets its own mask before exec, which is the
-		 * kernel's business only; green's state here is the parent's */
-		return -__syscall(SYS_rt_sigprocmask, how, set, old, _NSIG / 8);
-	if (old) __green_sigset(old, self->sigmask);
-	if (self->kcrit) {
-		/* leaving posix_spawn's all-blocked section */
-		self->kcrit = 0;
-		__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &(uint64_t){ 0 }, 0, _NSIG / 8);
-	}
-	if (!set) return 0;
-	b = __green_sigbits(set) & ~(UNBLOCKABLE | GREEN_LIBC_SIGS);
-	switch (how) {
-	case SIG_BLOCK:
-		if (__green_sigbits(set) == ~0ULL) {
-			/* musl's posix_spawn: the vfork child must not take signals */
-			self->kcrit = 1;
-			__syscall(SYS_rt_sigprocmask, SIG_BLOCK, set, 0, _NSIG / 8);
-		}
-		self->sigmask |= b;
-		break;
-	case SIG_UNBLOCK: self->sigmask &= ~b; break;
-	case SIG_SETMASK: self->sigmask = b; break;
-	default: return EINVAL;
-	}
-	GREEN_ENTER();
-	catch_set(self->sigmask & ~caught);
-	GREEN_LEAVE();
-	green_sig_check(self);
-	return 0;
-}
-
-hidden int __green_sigpending(sigset_t *set)
-{
-	__green_sigset(set, __green_cur->sigpend | __green_proc_pend);
-	return 0;
-}
-
-/* sigtimedwait: returns the signal number or a negative errno. */
-hidden int __green_sigtimedwait(const sigset_t *set, siginfo_t *si, const struct timespec *ts)
-{
-	struct green_thread *self = __green_cur;
-	uint64_t b = __green_sigbits(set) & ~(UNBLOCKABLE | GREEN_LIBC_SIGS), deadline = GREEN_NO_DEADLINE;
-	siginfo_t tmp;
-	int s, r;
-
-	if (!si) si = &tmp;
-	if (ts) {
-		if (ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000 || ts->tv_sec < 0) return -EINVAL;
-		deadline = __green_deadline_rel(ts);
-	}
-	__green_cancel_point();
-	GREEN_ENTER();
-	if ((s = take(b, si))) {
-		GREEN_LEAVE();
-		return s;
-	}
-	catch_set(b & ~caught);
-	self->sigwait_set = b;
-	self->sigwait_got = 0;
-	r = GREEN_CP_WAIT(1, __green_wait(0, GW_SIGNAL, 0, deadline));
-	self->sigwait_set = 0;
-	GREEN_LEAVE();
-	if (r == ECANCELED) __green_cancel_point();
-	if (!r && self->sigwait_got) {
-		*si = self->sigwait_si;
-		return self->sigwait_got;
-	}
-	return r == ETIMEDOUT ? -EAGAIN : -EINTR;
-}
-
-/* sigsuspend: wait with a temporary mask until a handler has run. */
-hidden int __green_sigsuspend(const sigset_t *mask)
-{
-	struct green_thread *self = __green_cur;
-	uint64_t old = self->sigmask;
-	int r;
-
-	__green_cancel_point();
-	/* the new mask, the check and the wait are one section: a signal
-	 * delivered between the check and the wait (by the catcher or at a
-	 * switch) would run its handler before the wait that it must end */
-	GREEN_ENTER();
-	self->sigmask = __green_sigbits(mask) & ~(UNBLOCKABLE | GREEN_LIBC_SIGS);
-	catch_set(self->sigmask & ~caught);
-	if ((self->sigpend | __green_proc_pend) & ~self->sigmask) {
-		GREEN_LEAVE();
-		__green_sig_deliver();
-	} else {
-		do r = GREEN_CP_WAIT(1, __green_wait(0, GW_SIGNAL, 0, GREEN_NO_DEADLINE));
-		while (!r);
-		GREEN_LEAVE();
-		if (r == ECANCELED) {
-			self->sigmask = old;
-			__green_cancel_point();
-		}
-	}
-	self->sigmask = old;
-	green_sig_check(self);
-	return -EINTR;
-}
-
-int pthread_kill(pthread_t p, int s)
-{
-	struct green_thread *t = __green_lookup(p);
-	siginfo_t si;
-	int r = 0;
-
-	if ((unsigned)s >= NSIG_V || (s && (BIT(s) & GREEN_LIBC_SIGS))) return EINVAL;
-	if (!t) return ESRCH;
-	/* a thread that has exited but was not joined keeps its ID (POSIX:
-	 * its lifetime ends at the join); the signal is discarded, as glibc does */
-	if (t->state == GS_EXITED) return t->detached ? ESRCH : 0;
-	if (!s) return 0;
-	if (!virtual) return -__syscall(SYS_tkill, __syscall(SYS_gettid), s);
-
-	GREEN_ENTER();
-	synth_info(&si, s, SI_TKILL);
-	if (disp[s].sa_handler == SIG_IGN) {
-		/* discarded */
-	} else if (t->state == GS_BLOCKED && t->wait == GW_SIGNAL && (t->sigwait_set & BIT(s))) {
-		hand_to_waiter(t, s, &si);
-	} else if (!(r = __green_sigq_put(&t->sigpend, &t->sigq, &si)) &&
-	           t != __green_cur && !(t->sigmask & BIT(s))) {
-		interrupt(t);
-	}
-	GREEN_LEAVE();
-	if (t == __green_cur) green_sig_check(t);   /* delivered before we return */
-	return r;
-}
-
-/* A thread exits: what was pending for it is lost, as on Linux. */
-hidden void __green_sig_thread_exit(struct green_thread *t)
-{
-	__green_sigq_drop(&t->sigpend, &t->sigq, ~0ULL);
 }

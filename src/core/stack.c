@@ -31,9 +31,8 @@
 #include <unistd.h>
 #include <errno.h>
 #include "green.h"
+#include "gsignal.h"
 #include "valgrind-glue.h"
-
-hidden int __green_sig_sync(int, siginfo_t *, void *);
 
 #define CACHE_MAX 32
 
@@ -226,6 +225,6 @@ hidden void __green_guard_init(void)
 	/* Keep a program's own alternate stack if it has one. */
 	if (sigaltstack(0, &old) == 0 && (old.ss_flags & SS_DISABLE))
 		sigaltstack(&ss, 0);
-	sigaction(SIGSEGV, &sa, &prev_segv);
+	__libc_sigaction(SIGSEGV, &sa, &prev_segv);   /* the kernel's, whatever green_active() says */
 	if (prev_segv.sa_sigaction == segv) prev_segv.sa_handler = SIG_DFL;
 }

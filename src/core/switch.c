@@ -15,8 +15,6 @@
  */
 #include "green.h"
 
-hidden void __green_all_remove(struct green_thread *);
-
 #ifndef GREEN_OVERLAY
 /* The reap frees with malloc: not while malloc's lock is held (by the
  * thread that lands, switched out at a point inside malloc, or by a

@@ -54,6 +54,18 @@ hidden void __green_all_remove(struct green_thread *t)
 	t->all_next = t->all_prev = 0;
 }
 
+/*
+ * Threads start.  The order matters:
+ *   - configuration first: every later step reads it;
+ *   - the libc's thread machinery on, then the TLS image: a refusal is
+ *     remembered and reported by the first pthread_create;
+ *   - the signal state becomes virtual (signal.c reads the kernel's
+ *     dispositions and mask through __libc_sigaction and raw calls);
+ *   - the guard-page handler is installed with __libc_sigaction, the
+ *     kernel's call, so it does not depend on __green_started;
+ *   - __green_started last: from then on the stubs route through green
+ *     (sigaction, the blocking calls), which needs all of the above.
+ */
 hidden void __green_init(void)
 {
 	if (__green_started) return;

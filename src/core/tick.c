@@ -76,6 +76,7 @@
 #include <errno.h>
 #include <sys/time.h>
 #include "green.h"
+#include "gsignal.h"
 #include "ktime.h"
 #include "runq.h"
 
@@ -92,8 +93,6 @@ static uint64_t run_since;            /* when a tick first saw the current threa
 static uint64_t alarm_at, alarm_every; /* the program's virtual ITIMER_REAL */
 static uint64_t armed_at;             /* what the real timer is set to */
 static int virtual;
-
-hidden void __green_sigset(sigset_t *, uint64_t);
 
 static void set_real(uint64_t at, uint64_t now)
 {
@@ -118,7 +117,7 @@ static void rearm(uint64_t now)
 
 static int watching(void)
 {
-	return !__green_runq_empty() || __green_timers_pending() || __green_poll_waiters();
+	return !runq_empty() || __green_timers_pending() || __green_poll_waiters();
 }
 
 static void stop(void)
@@ -163,7 +162,7 @@ hidden void __green_tick_check(void)
  * or at once when a thread of a higher priority became runnable. */
 hidden int __green_tick_slice_over(int used)
 {
-	if (__green_runq_empty()) return 0;
+	if (runq_empty()) return 0;
 	return (used && __green_runq_should_preempt(__green_cur)) || __green_runq_higher(__green_cur);
 }
 

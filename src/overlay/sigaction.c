@@ -6,8 +6,7 @@
 #include <signal.h>
 #include <errno.h>
 #include "green.h"
-
-hidden int __green_sigaction(int, const struct sigaction *, struct sigaction *);
+#include "gsignal.h"
 
 int sigaction(int sig, const struct sigaction *restrict sa, struct sigaction *restrict old)
 {

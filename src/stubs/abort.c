@@ -7,8 +7,6 @@
 #include <signal.h>
 #include "green.h"
 
-hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
-
 _Noreturn void abort(void)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };

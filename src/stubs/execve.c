@@ -6,10 +6,7 @@
 #include <unistd.h>
 #include <signal.h>
 #include "green.h"
-
-hidden void __green_itimer_exec(int undo);
-hidden uint64_t __green_sigbits(const sigset_t *);
-hidden int __libc_sigaction(int, const struct sigaction *, struct sigaction *);
+#include "gsignal.h"
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {

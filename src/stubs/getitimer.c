@@ -1,9 +1,8 @@
 /* getitimer.c — the program's virtual ITIMER_REAL once threads exist. */
 #include <sys/time.h>
 #include "green.h"
+#include "gsignal.h"
 #include "ktime.h"
-
-hidden int __green_getitimer(struct itimerval *);
 
 int getitimer(int which, struct itimerval *old)
 {

@@ -3,8 +3,7 @@
 #include <signal.h>
 #include <errno.h>
 #include "green.h"
-
-hidden int __green_sigmask(int, const sigset_t *, sigset_t *);
+#include "gsignal.h"
 
 int pthread_sigmask(int how, const sigset_t *restrict set, sigset_t *restrict old)
 {

@@ -4,9 +4,8 @@
 #include <sys/time.h>
 #include <errno.h>
 #include "green.h"
+#include "gsignal.h"
 #include "ktime.h"
-
-hidden int __green_setitimer(const struct itimerval *, struct itimerval *);
 
 int setitimer(int which, const struct itimerval *restrict new, struct itimerval *restrict old)
 {

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <errno.h>
 #include "green.h"
+#include "gsignal.h"
 #include "ksigaction.h"
 
 hidden void __restore(), __restore_rt();
-hidden int __green_sigaction(int, const struct sigaction *, struct sigaction *);
 
 #define KSET_BYTES (_NSIG / 8)          /* the kernel's signal set */
 #define WORD_BITS (8 * sizeof(long))

@@ -1,8 +1,7 @@
 /* sigpending.c — pending for the calling thread or the process. */
 #include <signal.h>
 #include "green.h"
-
-hidden int __green_sigpending(sigset_t *);
+#include "gsignal.h"
 
 int sigpending(sigset_t *set)
 {

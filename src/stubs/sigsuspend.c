@@ -1,8 +1,7 @@
 /* sigsuspend.c — parks only the caller until one of its handlers runs. */
 #include <signal.h>
 #include "green.h"
-
-hidden int __green_sigsuspend(const sigset_t *);
+#include "gsignal.h"
 
 int sigsuspend(const sigset_t *mask)
 {

@@ -9,8 +9,7 @@
 #include <signal.h>
 #include <errno.h>
 #include "green.h"
-
-hidden int __green_sigtimedwait(const sigset_t *, siginfo_t *, const struct timespec *);
+#include "gsignal.h"
 
 int sigtimedwait(const sigset_t *restrict mask, siginfo_t *restrict si, const struct timespec *restrict timeout)
 {
