@@ -1083,16 +1083,22 @@ END_TEST
 
 /* Two threads computing without ever yielding both progress, each while
  * the other is alive, and a third thread's sleep ends no earlier than
- * asked (its lateness is printed; its bound is tests/preempt.sh's). */
+ * asked (its lateness is printed; its bound is tests/preempt.sh's).  The
+ * sleeper then waits, in 10 ms steps for up to 20 s, until each spinner
+ * has seen the other advance: on a loaded machine the process may get
+ * too little CPU in 200 ms for a quantum to end, and that is no failure
+ * of slicing; a spinner that never sees the other move is. */
 START_TEST(spinners_progress)
 {
-	struct timespec req = { 0, 200 * MS };
+	struct timespec req = { 0, 200 * MS }, step = { 0, 10 * MS };
 	uint64_t t0, slept;
 
 	ck_assert_int_eq(spinners_start(), 0);
 	t0 = now_ns();
 	ck_assert_int_eq(nanosleep(&req, 0), 0);
 	slept = now_ns() - t0;
+	for (int i = 0; i < 2000 && !(LOAD(&spinners[0].changes) && LOAD(&spinners[1].changes)); i++)
+		nanosleep(&step, 0);
 	spinners_stop();
 	fprintf(stderr, "spinners_progress: sleeper woke %.2f ms late; the spinners "
 	        "saw each other advance %lu and %lu times\n", (slept - 200 * MS) / 1e6,
