@@ -471,6 +471,7 @@ static long child_park(long pid, long opt, unsigned *step, int cp)
 	if (fd < 0) return park_retry((void *)pid, step, GREEN_NO_DEADLINE, GW_CHILD, cp);
 	w = fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_CHILD, cp);
 	__syscall(SYS_close, fd);
+	__green_fd_forget(fd, fd);   /* the epoll backend's registration too */
 	return waited(w, cp);
 }
 
@@ -518,6 +519,7 @@ static long fifo_reader(int fd, int cp)
 		if (!w) continue;
 		if (w == EINTR && __green_intr_restart()) continue;
 		__syscall(SYS_close, fd);
+		__green_fd_forget(fd, fd);
 		if (w == ECANCELED) __green_cancel_point();
 		return -(w == ECANCELED ? EINTR : w);
 	}
