@@ -256,6 +256,11 @@ while [ $i -lt $xt ]; do
 done
 rm -f "$raw/x.tmp" "$raw/x.tmp.err"
 
+# ---- thread per connection against an event loop; the multiplexer's
+# crossover (bench/echo.sh)
+log "echo: thread per connection against an epoll loop"
+sh "$srcdir/bench/echo.sh" "$green_cc" "$out" "$raw" "$pin" $quick
+
 t_total=$(($(date +%s) - t_start))
 log "done; writing tables"
 

@@ -12,6 +12,7 @@ could not be measured says why; nothing is estimated in its place.
 import math
 import os
 import sys
+import echo_tables  # bench/echo_tables.py, beside this file
 
 COLS = ["sep", "cop", "k11", "pth"]
 HEAD = {
@@ -657,6 +658,8 @@ class Tables:
         self.stack_table()
         self.w()
         self.explore_table()
+        for line in echo_tables.lines(self.raw.d):   # bench/echo.sh's runs
+            self.w(line)
         self.w("## Then and now: Marovich's 1991 figures beside green")
         self.w()
         self.marovich_table()

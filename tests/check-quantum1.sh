@@ -9,6 +9,8 @@
 # FILE lock of a thread it does not have, neither seen at 1 ms natively.
 # Natively the aio suite runs first on the worker threads that stand in
 # for io_uring (lib.sh); under qemu-user they are what it runs on anyway.
+# The suites that wait on descriptors run again on the epoll and poll
+# backends at 1 ms (lib.sh).
 . "$GREEN_SRC/tests/lib.sh"
 # Under qemu-user: the whole 1 ms run, then the rwlock suite ten times at
 # 50 us.  Its mixed_invariant test is where a compiler-moved load outside
@@ -26,6 +28,7 @@ if [ -n "$GREEN_RUN" ]; then
 fi
 st=0
 aio_on_workers 1 || st=1
+io_backends 1 || st=1
 for run in "GREEN_QUANTUM_MS=1" "GREEN_QUANTUM_MS=0.05" "GREEN_STACKS=copied GREEN_QUANTUM_MS=0.02"; do
 	echo "== $run"
 	env $run "$B/tests/runner-green" || st=1

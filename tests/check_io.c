@@ -28,6 +28,7 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 extern char **environ;
@@ -604,6 +605,247 @@ START_TEST(wait4_rusage)
 }
 END_TEST
 
+/* ---- the epoll backend (src/core/epoll.c): a wait set above the size
+ * at which green switches to it (64 descriptors), then what could break
+ * registrations kept across waits.  With GREEN_IO=select or poll the
+ * same tests run on those backends. */
+
+#define CROWD 100
+
+struct crowd {
+	struct waiter w[CROWD];
+	int wr[CROWD];          /* write ends */
+	int n;
+};
+
+/* green's epoll descriptor, or -1 */
+static int green_epoll_fd(void)
+{
+	char path[64], link[64];
+	int found = -1;
+	for (int fd = 0; fd < 4096; fd++) {
+		ssize_t k;
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		if ((k = readlink(path, link, sizeof link - 1)) < 0) continue;
+		link[k] = 0;
+		if (!strcmp(link, "anon_inode:[eventpoll]")) found = fd;
+	}
+	return found;
+}
+
+/* Does this run use epoll for a crowd (GREEN_IO unset on x86_64, or epoll)? */
+static int epoll_expected(void)
+{
+	const char *s = getenv("GREEN_IO");
+	if (s && !strcmp(s, "epoll")) return 1;
+#ifdef __x86_64__
+	return !s || !*s;
+#else
+	return 0;
+#endif
+}
+
+/* n readers, each parked in read on its own pipe; the read ends moved to
+ * numbers from base up when base > 0 */
+static void crowd_start(struct crowd *c, int n, int base)
+{
+	int p[2];
+	c->n = n;
+	for (int i = 0; i < n; i++) {
+		c->w[i] = (struct waiter){ .fn = reader };
+		ck_assert_int_eq(pipe(p), 0);
+		if (base) {
+			ck_assert_int_eq(dup2(p[0], base + i), base + i);
+			close(p[0]);
+			p[0] = base + i;
+		}
+		c->w[i].fd = p[0];
+		c->wr[i] = p[1];
+		SPAWN(&c->w[i].t, c->w[i].fn, &c->w[i]);
+	}
+	for (int i = 0; i < n; i++)
+		while (!seen(&c->w[i].entered)) sched_yield();
+	for (int i = 0; i < 3; i++) sched_yield();
+	if (epoll_expected()) ck_assert_int_ge(green_epoll_fd(), 0);
+}
+
+/* Release them in reverse order, each with its own bytes. */
+static void crowd_finish(struct crowd *c)
+{
+	char msg[16];
+	for (int i = c->n - 1; i >= 0; i--) {
+		snprintf(msg, sizeof msg, "m%d", i);
+		ck_assert_int_eq(write(c->wr[i], msg, strlen(msg)), (int)strlen(msg));
+	}
+	for (int i = 0; i < c->n; i++) {
+		finish(&c->w[i]);
+		snprintf(msg, sizeof msg, "m%d", i);
+		ck_assert_int_eq(c->w[i].result, (long)strlen(msg));
+		ck_assert(!memcmp(c->w[i].buf, msg, strlen(msg)));
+		close(c->w[i].fd);
+		close(c->wr[i]);
+	}
+}
+
+static void *short_poll(void *arg)
+{
+	struct waiter *w = arg;
+	struct pollfd pf = { w->fd, POLLIN, 0 };
+	ENTER(w);
+	return DONE(w, poll(&pf, 1, 50));
+}
+
+START_TEST(epoll_large_set)
+{
+	static struct crowd c;
+	struct waiter t = { .fn = short_poll };
+	int p[2];
+
+	crowd_start(&c, CROWD, 0);
+	/* a deadline among them is honoured: the poll times out */
+	ck_assert_int_eq(pipe(p), 0);
+	t.fd = p[0];
+	start(&t);
+	finish(&t);
+	ck_assert_int_eq(t.result, 0);
+	compute_while(&c.w[0]);
+	crowd_finish(&c);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+START_TEST(epoll_big_fds)
+{
+	static struct crowd c;
+	struct rlimit rl;
+	int base = 1100;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max <= (rlim_t)base + CROWD + 300) return;
+	if (rl.rlim_cur <= (rlim_t)base + CROWD + 300) {
+		rl.rlim_cur = base + CROWD + 300;
+		ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	}
+	crowd_start(&c, CROWD, base);
+	crowd_finish(&c);
+}
+END_TEST
+
+/* A child of a process whose threads wait: its changes must not touch
+ * the parent's registrations (it shares the parent's files and, unless
+ * green gives it its own, the epoll instance). */
+START_TEST(epoll_fork_waiters)
+{
+	static struct crowd c;
+	pid_t pid;
+	int st;
+
+	crowd_start(&c, CROWD, 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		/* close every descriptor the parent's readers wait on (a
+		 * shared instance would lose their registrations), then wait
+		 * on descriptors of its own */
+		static struct crowd mine;
+		for (int i = 0; i < CROWD; i++) close(c.w[i].fd);
+		crowd_start(&mine, CROWD, 0);
+		crowd_finish(&mine);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	crowd_finish(&c);
+}
+END_TEST
+
+/* A closed descriptor's registration: its waiter wakes with EBADF, and
+ * the number, reused for another pipe while the old file lives on (a
+ * dup), is waited on afresh; likewise after a close with syscall(). */
+START_TEST(epoll_close_registered)
+{
+	static struct crowd c;
+	struct waiter w = { .fn = reader }, v = { .fn = reader };
+	int p[2], q[2], keep, num;
+
+	crowd_start(&c, CROWD, 0);
+	ck_assert_int_eq(pipe(p), 0);
+	num = w.fd = p[0];
+	start(&w);
+	keep = dup(p[0]);
+	ck_assert_int_ge(keep, 0);
+	close(p[0]);
+	finish(&w);
+	ck_assert_int_eq(w.result, -1);
+	ck_assert_int_eq(pipe(q), 0);
+	if (q[0] != num) {
+		ck_assert_int_eq(dup2(q[0], num), num);
+		close(q[0]);
+	}
+	v.fd = num;
+	start(&v);
+	ck_assert_int_eq(write(p[1], "old", 3), 3);   /* the old file: not v's */
+	compute_while(&v);
+	ck_assert_int_eq(write(q[1], "new", 3), 3);
+	finish(&v);
+	ck_assert_int_eq(v.result, 3);
+	ck_assert(!memcmp(v.buf, "new", 3));
+	/* the number, registered and idle, closed behind libc's back */
+	ck_assert_int_eq(syscall(SYS_close, num), 0);
+	ck_assert_int_eq(pipe(q), 0);
+	if (q[0] != num) {
+		ck_assert_int_eq(dup2(q[0], num), num);
+		close(q[0]);
+	}
+	v = (struct waiter){ .fn = reader, .fd = num };
+	start(&v);
+	ck_assert_int_eq(write(q[1], "again", 5), 5);
+	finish(&v);
+	ck_assert_int_eq(v.result, 5);
+	close(num);
+	close(q[1]);
+	close(keep);
+	close(p[1]);
+	crowd_finish(&c);
+}
+END_TEST
+
+/* A program closing green's own epoll descriptor by number (a daemon's
+ * closefrom loop), with close, dup2 and close_range: the waiters go on
+ * being woken. */
+START_TEST(epoll_own_fd_closed)
+{
+	static struct crowd c;
+	int e, spare = open("/dev/null", O_RDONLY);
+	char msg[16];
+
+	crowd_start(&c, CROWD, 0);
+	for (int round = 0; round < 3; round++) {
+		e = green_epoll_fd();
+		if (epoll_expected()) ck_assert_int_ge(e, 0);
+		if (e >= 0) {
+			if (round == 0) ck_assert_int_eq(close(e), 0);
+			if (round == 1) ck_assert_int_eq(dup2(spare, e), e);
+			if (round == 2) ck_assert_int_eq(syscall(SYS_close_range, e, e, 0), 0);
+		}
+		/* one of the waiters is woken: the others keep waiting */
+		snprintf(msg, sizeof msg, "r%d", round);
+		ck_assert_int_eq(write(c.wr[round], msg, strlen(msg)), (int)strlen(msg));
+		finish(&c.w[round]);
+		ck_assert_int_eq(c.w[round].result, (long)strlen(msg));
+		/* the same reader waits again */
+		c.w[round].entered = c.w[round].done = 0;
+		SPAWN(&c.w[round].t, reader, &c.w[round]);
+		while (!seen(&c.w[round].entered)) sched_yield();
+		for (int i = 0; i < 3; i++) sched_yield();
+		if (round == 1 && e >= 0) close(e);
+	}
+	crowd_finish(&c);
+	close(spare);
+}
+END_TEST
+
 Suite *suite_io(void)
 {
 	Suite *s = suite_create("io");
@@ -626,6 +868,13 @@ Suite *suite_io(void)
 	if (GREEN_MODE) tcase_add_test(tc, close_wakes);   /* 1:1 read keeps waiting */
 	tcase_add_test(tc, own_poll_select);
 	tcase_add_test(tc, flags_unchanged);
+	if (GREEN_MODE) {
+		tcase_add_test(tc, epoll_large_set);
+		tcase_add_test(tc, epoll_big_fds);
+		tcase_add_test(tc, epoll_fork_waiters);
+		tcase_add_test(tc, epoll_close_registered);
+		tcase_add_test(tc, epoll_own_fd_closed);
+	}
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -26,3 +26,14 @@ aio_on_workers() {
 	echo "---- the aio suite on worker threads (GREEN_AIO=threads)"
 	GREEN_AIO=threads GREEN_QUANTUM_MS=$1 $GREEN_RUN "$B/tests/runner-green" aio
 }
+# io_backends QUANTUM: the suites that wait on descriptors (io, posix,
+# signal, aio) once more on each backend the default run does not take
+# for small wait sets (GREEN_IO=epoll, GREEN_IO=poll: docs/io.md)
+io_backends() {
+	st=0
+	for io in epoll poll; do
+		echo "---- the descriptor-waiting suites with GREEN_IO=$io"
+		GREEN_IO=$io GREEN_QUANTUM_MS=$1 $GREEN_RUN "$B/tests/runner-green" io posix signal aio || st=1
+	done
+	return $st
+}

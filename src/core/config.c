@@ -10,13 +10,15 @@
  *   GREEN_SCHED        random:SEED | pct:SEED[:DEPTH[:STEPS]]: seeded
  *                      schedules (explore.c); turns the tick off
  *   GREEN_AIO          ring | threads: how POSIX AIO does its I/O (aio.c)
+ *   GREEN_IO           select | poll | epoll: the multiplexer's backend
+ *                      (poll.c); unset, chosen by the size of the wait set
  *
  * Read once, with getenv only (no system call).  A malformed value is
  * reported by name and ignored.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "green.h"
+#include "io.h"
 
 hidden struct green_config __green_config;
 
@@ -122,6 +124,12 @@ hidden void __green_config_load(void)
 		if (!strcmp(s, "ring")) __green_config.aio_threads = 0;
 		else if (!strcmp(s, "threads")) __green_config.aio_threads = 1;
 		else __green_say("green: ignoring GREEN_AIO=%s (want ring or threads)\n", s);
+	}
+	if ((s = getenv("GREEN_IO")) && *s) {
+		if (!strcmp(s, "select")) __green_config.io_backend = GREEN_IO_SELECT;
+		else if (!strcmp(s, "poll")) __green_config.io_backend = GREEN_IO_POLL;
+		else if (!strcmp(s, "epoll")) __green_config.io_backend = GREEN_IO_EPOLL;
+		else __green_say("green: ignoring GREEN_IO=%s (want select, poll or epoll)\n", s);
 	}
 	if ((s = getenv("GREEN_SCHED")) && *s) {
 		if (strlen(s) >= sizeof __green_config.sched_text || parse_sched(s)) {

@@ -32,7 +32,7 @@
  * meantime is at worst forgotten once too often.
  */
 #include <sys/stat.h>
-#include "green.h"
+#include "io.h"
 
 enum { UNKNOWN, NEVER_WAITS, WAITS, WAITS_NO_NOWAIT };
 
@@ -80,4 +80,9 @@ hidden void __green_fd_refused_nowait(int fd)
 hidden void __green_fd_forget(unsigned first, unsigned last)
 {
 	for (unsigned fd = first; fd < known_end && fd <= last; fd++) kind[fd] = UNKNOWN;
+	/* the epoll backend's registrations of these numbers go too (epoll.c) */
+	if (!green_active()) return;
+	GREEN_ENTER();
+	__green_epoll_forget(first, last);
+	GREEN_LEAVE();
 }

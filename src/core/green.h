@@ -112,6 +112,16 @@ enum gwait {
  */
 enum gstate { GS_RUNNING, GS_RUNNABLE, GS_BLOCKED, GS_EXITED };
 
+/* One thread's interest in one descriptor, on that descriptor's list
+ * while the epoll backend keeps registrations (epoll.c). */
+struct green_io_node {
+	struct green_io_node *next, *prev;   /* prev 0: the list's head */
+	struct green_thread *t;
+	int fd;
+	unsigned events;                     /* EPOLL* bits */
+	unsigned char linked;
+};
+
 /* Stack modes (green_thread.stack_mode). */
 enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
 
@@ -250,6 +260,9 @@ struct green_thread {
 
 	/* Reap list link. */
 	struct green_thread *reap_next;
+
+	/* A single-descriptor wait's place on that descriptor's list (epoll.c). */
+	struct green_io_node io_node;
 };
 
 /* ---- global state (sched.c) */
@@ -613,6 +626,7 @@ struct green_config {
 	int sched_depth;
 	char sched_text[64]; /* the value, for the report */
 	int aio_threads;     /* GREEN_AIO=threads: AIO by worker threads, never io_uring */
+	int io_backend;      /* GREEN_IO: 0 automatic, else GREEN_IO_* (io.h) */
 	int loaded;
 };
 extern hidden struct green_config __green_config;

@@ -25,6 +25,10 @@
  * descriptor anyway.  Waits on a set are woken with 0 instead: the retry
  * reports POLLNVAL, as poll() does.
  *
+ * Every wait comes with nodes, one per descriptor (in the thread for a
+ * single descriptor, in the heap copy of a set), which the epoll backend
+ * links onto its per-descriptor lists while the thread waits (epoll.c).
+ *
  * A pending cancel is checked inside the no-preempt section, just before
  * parking, when the caller marked itself a cancellation point: a cancel
  * that arrived after the stub's own check is not lost.
@@ -42,7 +46,11 @@ static int cancel_due(struct green_thread *self)
 	return self->canceling && self->cancel_pending && !self->cancel_disable;
 }
 
-static int io_park(enum gwait kind, const void *obj, size_t nfds, uint64_t deadline)
+/* Park on the kernel-wait queue with nodes filled in for the epoll
+ * backend (epoll.c), which may answer at once: EAGAIN (always ready:
+ * retry), EBADF. */
+static int io_park(enum gwait kind, const void *obj, struct green_io_node *nodes, size_t nfds,
+                   uint64_t deadline)
 {
 	struct green_thread *self = __green_cur;
 	int r;
@@ -52,30 +60,48 @@ static int io_park(enum gwait kind, const void *obj, size_t nfds, uint64_t deadl
 		r = ECANCELED;
 	} else if ((r = __green_io_reserve(__green_io_nfds + nfds))) {
 		/* ENOMEM */
+	} else if ((r = __green_io_arm(nodes, nfds))) {
+		if (r == EAGAIN || (r == EBADF && kind == GW_POLL)) r = 0;
 	} else {
 		__green_io_nfds += nfds;
 		r = __green_wait(&__green_io_q, kind, obj, deadline);
 		__green_io_nfds -= nfds;
+		__green_epoll_unpark(nodes, nfds);
 	}
 	GREEN_LEAVE();
 	return r;
 }
 
+static void node(struct green_io_node *n, int fd, unsigned events)
+{
+	n->t = __green_cur;
+	n->fd = fd;
+	n->events = events;
+	n->linked = 0;
+}
+
 hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind)
 {
 	if (fd < 0) return EBADF;
-	return io_park(kind, io_key(fd, events), 1, deadline);
+	node(&__green_cur->io_node, fd, (events & GREEN_IN ? POLLIN : 0) |
+	     (events & GREEN_OUT ? POLLOUT : 0) | (events & GREEN_PRI ? POLLPRI : 0));
+	return io_park(kind, io_key(fd, events), &__green_cur->io_node, 1, deadline);
 }
 
 hidden int __green_fds_wait(const struct pollfd *fds, unsigned long n, uint64_t deadline)
 {
-	struct io_set *s = malloc(sizeof *s + n * sizeof *fds);
+	struct io_set *s = malloc(sizeof *s + n * (sizeof *fds + sizeof *s->nodes) + sizeof(void *));
 	int r;
 
 	if (!s) return ENOMEM;
 	s->n = n;
+	/* the nodes after the entries: pollfd's alignment is int's, a
+	 * node's a pointer's, so round the offset up */
+	s->nodes = (void *)((char *)s + ((sizeof *s + n * sizeof *fds + sizeof(void *) - 1) &
+	                                 -sizeof(void *)));
 	if (n) memcpy(s->fds, fds, n * sizeof *fds);
-	r = io_park(GW_POLL, s, n, deadline);
+	for (unsigned long i = 0; i < n; i++) node(&s->nodes[i], fds[i].fd, fds[i].events);
+	r = io_park(GW_POLL, s, s->nodes, n, deadline);
 	free(s);
 	return r;
 }
@@ -107,6 +133,11 @@ hidden void __green_fd_closed(int fd)
 	struct green_thread *t, *next;
 
 	GREEN_ENTER();
+	/* with the epoll backend, the descriptor's own list (epoll.c) */
+	if (__green_epoll_closing(fd)) {
+		GREEN_LEAVE();
+		return;
+	}
 	for (t = __green_io_q.head; t; t = next) {
 		next = t->q_next;
 		if (t->wait == GW_POLL) {
@@ -124,4 +155,5 @@ hidden void __green_io_reset(void)
 {
 	__green_io_q.head = __green_io_q.tail = 0;
 	__green_io_nfds = 0;
+	__green_epoll_reset();
 }

@@ -6,21 +6,23 @@
  * __green_poll_check() (the same with a zero timeout).  Nothing here runs
  * on a switch or a yield: a busy yield makes no system call.
  *
- * One round gathers what every thread on the kernel-wait queue (io.c)
- * waits for into one array of struct pollfd — the union of all waits,
- * one entry per descriptor and waiter — asks a backend to wait on it,
- * and wakes each thread with at least one ready entry.  A woken thread
- * retries its call; it never trusts the readiness.
+ * With select or poll, one round gathers what every thread on the
+ * kernel-wait queue (io.c) waits for into one array of struct pollfd —
+ * the union of all waits, one entry per descriptor and waiter — asks a
+ * backend to wait on it, and wakes each thread with at least one ready
+ * entry.  A woken thread retries its call; it never trusts the readiness.
  *
- * Backends sit behind one function type, wait(set, n, timeout) filling
- * revents, so poll() and epoll can slot in:
- *
- *   select   the default: pselect6 over three fd_sets.  It cannot name a
- *            descriptor >= FD_SETSIZE, nor a wait for hang-up alone, and
- *            fails as a whole (EBADF) when one descriptor was closed
- *            under its waiter.  In those cases the round is handed to
+ *   select   pselect6 over three fd_sets.  It cannot name a descriptor
+ *            >= FD_SETSIZE, nor a wait for hang-up alone, and fails as
+ *            a whole (EBADF) when one descriptor was closed under its
+ *            waiter.  In those cases the round is handed to
  *   poll     which handles any descriptor number and marks a closed one
  *            POLLNVAL.  So descriptors >= FD_SETSIZE work, through poll.
+ *   epoll    keeps registrations across waits (epoll.c): a round is one
+ *            wait and costs O(ready); nothing is gathered.
+ *
+ * The default is select, switching to epoll for good once the wait set
+ * is large (AUTO_EPOLL_AT, below); GREEN_IO names one instead.
  *
  * The arrays are grown by waiters as they park, in the same no-preempt
  * section: the multiplexer never allocates, so the tick may call it.
@@ -153,6 +155,58 @@ static int poll_wait(struct pollfd *p, size_t n, const struct timespec *ts)
 
 static backend_fn *const backend[] = { select_wait, poll_wait };
 
+/*
+ * The backend in use: GREEN_IO's (config.c), or select switching to
+ * epoll for good when a wait would bring the wait set (descriptors over
+ * all waiters) to AUTO_EPOLL_AT.  The figure is the crossover measured
+ * by bench/iomux.c (docs/io.md#choosing-a-backend).  The m68k and SPARC
+ * ports never switch by themselves.
+ */
+#if defined(__x86_64__)
+#define AUTO_EPOLL_AT 64
+#else
+#define AUTO_EPOLL_AT 0
+#endif
+hidden int __green_io_mode;
+static int io_auto = -1;
+static void give_up_epoll(void);
+
+static void choose(void)
+{
+	int c = __green_config.io_backend;
+	__green_io_mode = c == GREEN_IO_AUTO ? GREEN_IO_SELECT : c;
+	io_auto = c == GREEN_IO_AUTO && AUTO_EPOLL_AT;
+	if (c == GREEN_IO_EPOLL && __green_epoll_start()) give_up_epoll();
+}
+
+/* No epoll (the kernel refused an instance or a registration): poll,
+ * which names any descriptor, for good. */
+static void give_up_epoll(void)
+{
+	__green_epoll_stop();
+	__green_io_mode = GREEN_IO_POLL;
+	io_auto = 0;
+}
+
+hidden int __green_io_arm(struct green_io_node *n, size_t k)
+{
+	int r;
+
+	if (io_auto < 0) choose();
+	if (io_auto && __green_io_nfds + k >= AUTO_EPOLL_AT) {
+		io_auto = 0;
+		__green_io_mode = GREEN_IO_EPOLL;
+		if (__green_epoll_start()) give_up_epoll();
+	}
+	if (__green_io_mode != GREEN_IO_EPOLL) return 0;
+	r = __green_epoll_park(n, k);
+	if (r == ENOSYS) {
+		give_up_epoll();
+		r = 0;
+	}
+	return r;
+}
+
 static void wake_ready(size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -166,12 +220,18 @@ static int mux_round(const struct timespec *ts)
 	int r = -ERANGE;
 
 	GREEN_ENTER();
+	if (__green_io_mode == GREEN_IO_EPOLL) {
+		r = __green_epoll_round(ts);
+		if (r != -ENOSYS) goto out;
+		give_up_epoll();
+	}
 	n = gather();
-	for (size_t b = 0; b < sizeof backend / sizeof *backend; b++) {
+	for (size_t b = __green_io_mode == GREEN_IO_POLL; b < sizeof backend / sizeof *backend; b++) {
 		r = backend[b](set, n, ts);
 		if (r != -ERANGE && r != -EBADF) break;
 	}
 	if (r > 0) wake_ready(n);
+out:
 	GREEN_LEAVE();
 	return r;
 }

@@ -38,7 +38,10 @@ FILE *fopen(const char *restrict name, const char *restrict mode)
 	fd = open_file(name, __fmodeflags(mode));
 	if (fd < 0) return 0;
 	f = __fdopen(fd, mode);
-	if (!f) __syscall(SYS_close, fd);
+	if (!f) {
+		__syscall(SYS_close, fd);
+		__green_fd_forget(fd, fd);   /* it may have been waited on (a FIFO) */
+	}
 	return f;
 }
 

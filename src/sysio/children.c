@@ -21,6 +21,7 @@ static long child_park(long pid, long opt, unsigned *step, int cp)
 	if (fd < 0) return __sysio_park_retry((void *)pid, step, GREEN_NO_DEADLINE, GW_CHILD, cp);
 	w = __sysio_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_CHILD, cp);
 	__syscall(SYS_close, fd);
+	__green_fd_forget(fd, fd);   /* the epoll backend's registration too */
 	return __sysio_waited(w, cp);
 }
 

@@ -25,6 +25,7 @@ static long fifo_reader(int fd, int cp)
 		if (!w) continue;
 		if (w == EINTR && __green_intr_restart()) continue;
 		__syscall(SYS_close, fd);
+		__green_fd_forget(fd, fd);
 		if (w == ECANCELED) __green_cancel_point();
 		return -(w == ECANCELED ? EINTR : w);
 	}

@@ -1,0 +1,446 @@
+/*
+ * epoll.c — the epoll backend of the multiplexer: registrations kept
+ * across waits, so an idle round costs O(ready), not O(waiters).
+ *
+ * select and poll are told the whole wait set at every round, and the
+ * kernel and poll.c both walk it.  Here each descriptor is registered in
+ * one epoll instance when a thread first waits on it, and stays
+ * registered after the wait: a thread that reads, finds nothing and waits
+ * again on the same socket (every connection thread of a server) makes no
+ * system call to say so.  A round is one epoll_pwait2, and each event
+ * leads through a table indexed by descriptor number to the threads
+ * waiting on that descriptor.
+ *
+ * Who waits where.  Every wait on the kernel (io.c) comes with nodes: a
+ * single-descriptor wait uses the one in its thread (green_thread.io_node),
+ * a poll()/select() set one per entry, in the set's heap copy; never on a
+ * stack, which copied stacks move.  While the backend is on, a waiter
+ * links its nodes onto the lists of their descriptors before it parks
+ * and unlinks them when it runs again; a woken thread that has not run
+ * yet is still linked, and its interest still counts.
+ *
+ * Level-triggered, lazily narrowed.  A registration asks for the union
+ * of what the descriptor's waiters ever wanted since it was last
+ * narrowed, and is widened (EPOLL_CTL_MOD) when a waiter wants more.  It
+ * is narrowed only when the kernel reports an event nobody linked wants
+ * (EPOLL_CTL_MOD to what is still wanted, or EPOLL_CTL_DEL when nobody is
+ * linked): a descriptor whose thread went away costs one event and one
+ * call, and a busy descriptor costs nothing per wait.  EPOLLONESHOT
+ * would need an EPOLL_CTL_MOD to re-arm at every wait, one system call
+ * per wait more than this.  Edge-triggered registrations would lose an
+ * edge that arrived while nobody was linked.
+ *
+ * Keeping registrations means knowing when a number stops naming the
+ * file registered under it.  The kernel forgets a registration only when
+ * the open file itself goes, not when one of its numbers is closed: after
+ * close(n) of a descriptor that was also dup'ed, or inherited by a child,
+ * the instance would report events of the old file as n for ever.  So:
+ *
+ *   close, dup2, dup3 over n (green's hooks, before the call): the
+ *       registration is deleted while n still names the file, and n's
+ *       waiters are woken (EBADF; 0 for sets, whose retry sees POLLNVAL);
+ *   close, close_range, dup2, dup3 made with syscall(), after the call:
+ *       n is marked unregistered and its waiters woken to retry;
+ *   anything else (inline assembly): each registration carries a serial
+ *       number in its event data, and an event whose serial is not the
+ *       one recorded for its number is stale; the instance is then
+ *       rebuilt (closed, created, every waiter's descriptor registered
+ *       again), the one way to be rid of a registration whose number no
+ *       longer names its file.
+ *
+ * The instance's own descriptor is close-on-exec.  The program may close
+ * it by number (a daemon's closefrom loop): through close, dup2, dup3 or
+ * syscall() the backend lets the number go and makes a new instance at
+ * the next wait; an epoll_pwait2 that fails with EBADF or EINVAL (the
+ * number closed some other way, or reused) does the same.  A fork child
+ * shares the parent's instance, so any change it made would change the
+ * parent's: it closes its copy and makes its own when a thread of it
+ * waits (__green_epoll_reset, with the rest of the child's reset).
+ *
+ * epoll refuses a regular file or a directory (EPERM): such a descriptor
+ * is always ready, as select and poll report it, so the waiter retries
+ * at once.  A descriptor that is not open (EBADF) is the waiter's error.
+ * When the kernel cannot take more (ENOMEM, ENOSPC for
+ * max_user_watches, EMFILE for the instance), the backend answers
+ * ENOSYS and poll.c goes on with poll.
+ *
+ * The table of descriptors grows by mmap from the waiter's side, never in
+ * a round (the tick runs rounds).  Its entries are valid only for the
+ * current generation: a fork child's lists of ghost threads and an
+ * abandoned instance's registrations are forgotten by a bump, without a
+ * pass over the table.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE      /* POLLRDHUP */
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include "io.h"
+
+#ifndef SYS_epoll_pwait2
+#define SYS_epoll_pwait2 441      /* Linux 5.11; the same number on every port */
+#endif
+
+struct fdent {
+	struct green_io_node *head;   /* valid when lgen == lists */
+	unsigned reg;                 /* registered events, valid when inst == instance */
+	unsigned serial;              /* of that registration, in its events' data */
+	unsigned inst;
+	unsigned lgen;
+};
+
+static struct fdent *tab;
+static size_t cap;
+static int epfd = -1;
+static unsigned instance = 1, lists = 1, serial;
+
+#define EVENTS 256
+#define ALWAYS (EPOLLERR | EPOLLHUP)   /* the kernel reports these unasked */
+
+/* poll's bits as epoll's (the same values on x86_64, not everywhere) */
+static unsigned to_epoll(unsigned p)
+{
+	static const struct { unsigned short p; unsigned e; } map[] = {
+		{ POLLIN, EPOLLIN }, { POLLPRI, EPOLLPRI }, { POLLOUT, EPOLLOUT },
+		{ POLLRDNORM, EPOLLRDNORM }, { POLLRDBAND, EPOLLRDBAND },
+		{ POLLWRNORM, EPOLLWRNORM }, { POLLWRBAND, EPOLLWRBAND },
+		{ POLLRDHUP, EPOLLRDHUP },
+	};
+	unsigned e = 0;
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+		if (p & map[i].p) e |= map[i].e;
+	return e;
+}
+
+static struct fdent *ent(int fd)
+{
+	return (unsigned)fd < cap ? &tab[fd] : 0;
+}
+
+static struct green_io_node *head(const struct fdent *e)
+{
+	return e->lgen == lists ? e->head : 0;
+}
+
+static int registered(const struct fdent *e)
+{
+	return e->inst == instance;
+}
+
+/* Room for descriptors up to max (thread context). */
+static int reserve(int max)
+{
+	size_t c = cap ? cap : 256;
+	struct fdent *p;
+
+	if (max < 0 || (size_t)max < cap) return 0;
+	while (c <= (size_t)max) c *= 2;
+	p = mmap(0, c * sizeof *p, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) return ENOMEM;
+	if (cap) {
+		memcpy(p, tab, cap * sizeof *p);
+		munmap(tab, cap * sizeof *p);
+	}
+	tab = p;
+	cap = c;
+	return 0;
+}
+
+/* The number is not ours any more (closed or replaced by the program):
+ * forget it and every registration, never close it. */
+static void lost(void)
+{
+	epfd = -1;
+	instance++;
+}
+
+static long ctl(int op, int fd, unsigned events, unsigned ser)
+{
+	struct epoll_event ev = { .events = events, .data.u64 = (unsigned)fd | (uint64_t)ser << 32 };
+	return __syscall(SYS_epoll_ctl, epfd, op, fd, &ev);
+}
+
+/* Register fd for mask (a first registration, or a change).  0 or an
+ * errno. */
+static int set(int fd, struct fdent *e, unsigned mask)
+{
+	long r;
+
+	if (registered(e)) {
+		r = ctl(EPOLL_CTL_MOD, fd, mask, e->serial);
+		if (r != -ENOENT) goto done;
+		/* the kernel forgot it: the file was closed behind our back */
+	}
+	e->serial = ++serial;
+	r = ctl(EPOLL_CTL_ADD, fd, mask, e->serial);
+	if (r == -EEXIST)       /* the same file under the same number, from before */
+		r = ctl(EPOLL_CTL_MOD, fd, mask, e->serial);
+done:
+	if (r) {
+		e->inst = 0;
+		return -r;
+	}
+	e->inst = instance;
+	e->reg = mask;
+	return 0;
+}
+
+static void unregister(int fd, struct fdent *e)
+{
+	if (!registered(e)) return;
+	__syscall(SYS_epoll_ctl, epfd, EPOLL_CTL_DEL, fd, &(struct epoll_event){ 0 });
+	e->inst = 0;
+}
+
+static void node_link(struct green_io_node *n)
+{
+	struct fdent *e = &tab[n->fd];
+
+	if (e->lgen != lists) {
+		e->lgen = lists;
+		e->head = 0;
+	}
+	n->prev = 0;
+	n->next = e->head;
+	if (n->next) n->next->prev = n;
+	e->head = n;
+	n->linked = 1;
+}
+
+static void node_unlink(struct green_io_node *n)
+{
+	struct fdent *e = &tab[n->fd];
+
+	if (n->prev) n->prev->next = n->next;
+	else if (e->lgen == lists) e->head = n->next;
+	if (n->next) n->next->prev = n->prev;
+	n->linked = 0;
+}
+
+hidden void __green_epoll_unpark(struct green_io_node *n, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		if (n[i].linked) node_unlink(&n[i]);
+}
+
+/* Link one waiter's nodes and make its descriptors' registrations cover
+ * what it waits for.  0, or an errno (the nodes are then unlinked). */
+static int arm(struct green_io_node *n, size_t k)
+{
+	int r = 0, ready = 0, bad = 0;
+
+	for (size_t i = 0; i < k && !r; i++) {
+		struct fdent *e;
+		unsigned want;
+		if (n[i].fd < 0) continue;
+		e = &tab[n[i].fd];
+		node_link(&n[i]);
+		want = to_epoll(n[i].events);
+		if (registered(e) && (e->reg & want) == want) continue;
+		switch (set(n[i].fd, e, registered(e) ? e->reg | want : want)) {
+		case 0: break;
+		case EPERM: ready = 1; break;       /* a regular file: always ready */
+		case EBADF: bad = 1; break;
+		default: r = ENOSYS; break;         /* ENOMEM, ENOSPC: the kernel is full */
+		}
+	}
+	if (!r && !ready && !bad) return 0;
+	__green_epoll_unpark(n, k);
+	return r ? r : ready ? EAGAIN : EBADF;
+}
+
+static int create(void)
+{
+	long fd = __syscall(SYS_epoll_create1, EPOLL_CLOEXEC);
+	if (fd < 0) return ENOSYS;
+	epfd = fd;
+	instance++;
+	return 0;
+}
+
+static void thread_nodes(struct green_thread *t, struct green_io_node **n, size_t *k)
+{
+	if (t->wait == GW_POLL) {
+		const struct io_set *s = t->wait_obj;
+		*n = s->nodes;
+		*k = s->n;
+	} else {
+		*n = &t->io_node;
+		*k = 1;
+	}
+}
+
+/* Register what every parked thread waits for (a new instance, or the
+ * backend just switched on).  A waiter whose descriptor is always ready
+ * or closed is woken to retry. */
+static int register_all(void)
+{
+	for (struct green_thread *t = __green_io_q.head, *next; t; t = next) {
+		struct green_io_node *n;
+		size_t k;
+		int r;
+		next = t->q_next;
+		thread_nodes(t, &n, &k);
+		__green_epoll_unpark(n, k);
+		r = arm(n, k);
+		if (r == ENOSYS) return r;
+		if (r) __green_wake(t, t->wait == GW_POLL ? 0 : r == EBADF ? EBADF : 0);
+	}
+	return 0;
+}
+
+/* A new instance with every waiter registered: at the first wait, after
+ * the number was lost, or to be rid of a stale registration. */
+static int rebuild(void)
+{
+	if (epfd >= 0) __syscall(SYS_close, epfd);
+	lost();
+	if (create()) return ENOSYS;
+	return register_all();
+}
+
+hidden int __green_epoll_start(void)
+{
+	int max = -1;
+
+	for (struct green_thread *t = __green_io_q.head; t; t = t->q_next) {
+		struct green_io_node *n;
+		size_t k;
+		thread_nodes(t, &n, &k);
+		for (size_t i = 0; i < k; i++)
+			if (n[i].fd > max) max = n[i].fd;
+	}
+	if (reserve(max)) return ENOSYS;
+	return rebuild();
+}
+
+hidden int __green_epoll_park(struct green_io_node *n, size_t k)
+{
+	int max = -1;
+
+	for (size_t i = 0; i < k; i++)
+		if (n[i].fd > max) max = n[i].fd;
+	if (reserve(max)) return ENOMEM;
+	if (epfd < 0 && rebuild()) return ENOSYS;
+	return arm(n, k);
+}
+
+hidden void __green_epoll_stop(void)
+{
+	if (epfd >= 0) __syscall(SYS_close, epfd);
+	lost();
+}
+
+static int wants(const struct green_thread *t)
+{
+	return t->state == GS_BLOCKED && t->q == &__green_io_q;
+}
+
+/* One event: wake the waiters it concerns; narrow the registration if
+ * it reported what nobody linked wants. */
+static void dispatch(int fd, struct fdent *e, unsigned got)
+{
+	unsigned want = 0;
+	struct green_io_node *n;
+
+	for (n = head(e); n; n = n->next) {
+		unsigned w = to_epoll(n->events);
+		want |= w;
+		if ((got & (w | ALWAYS)) && wants(n->t)) __green_wake(n->t, 0);
+	}
+	if (!head(e)) unregister(fd, e);
+	else if (got & ~(want | ALWAYS) && set(fd, e, want)) unregister(fd, e);
+}
+
+static int kwait(struct epoll_event *ev, const struct timespec *ts)
+{
+	static int no_pwait2;
+	long long kts[2];
+	long r;
+	int ms = -1;
+
+	if (ts) {
+		kts[0] = ts->tv_sec;
+		kts[1] = ts->tv_nsec;
+	}
+	if (!no_pwait2) {
+		r = __syscall(SYS_epoll_pwait2, epfd, ev, EVENTS, ts ? kts : 0,
+		              __green_idle_mask, _NSIG / 8);
+		if (r != -ENOSYS) return r;
+		no_pwait2 = 1;
+	}
+	/* before Linux 5.11: milliseconds, rounded up so as not to wake early */
+	if (ts) ms = ts->tv_sec > 1000000 ? 1000000000 : ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000;
+	return __syscall(SYS_epoll_pwait, epfd, ev, EVENTS, ms, __green_idle_mask, _NSIG / 8);
+}
+
+hidden int __green_epoll_round(const struct timespec *ts)
+{
+	struct epoll_event ev[EVENTS];
+	int n, stale = 0;
+
+	if (epfd < 0 && rebuild()) return -ENOSYS;
+	n = kwait(ev, ts);
+	if (n == -EBADF || n == -EINVAL) {
+		/* the number was closed or reused behind our back */
+		lost();
+		return rebuild() ? -ENOSYS : -EINTR;
+	}
+	for (int i = 0; i < n; i++) {
+		int fd = (int)(uint32_t)ev[i].data.u64;
+		struct fdent *e = ent(fd);
+		if (!e || !registered(e) || e->serial != (unsigned)(ev[i].data.u64 >> 32)) {
+			stale = 1;
+			continue;
+		}
+		dispatch(fd, e, ev[i].events);
+	}
+	if (stale && rebuild()) return -ENOSYS;
+	return n;
+}
+
+/* Wake fd's waiters: sets with 0 (the retry reports POLLNVAL), single
+ * waits with why. */
+static void wake_all(struct fdent *e, int why)
+{
+	for (struct green_io_node *n = head(e); n; n = n->next)
+		if (wants(n->t)) __green_wake(n->t, n->t->wait == GW_POLL ? 0 : why);
+}
+
+hidden int __green_epoll_closing(int fd)
+{
+	struct fdent *e;
+
+	if (__green_io_mode != GREEN_IO_EPOLL) return 0;
+	if (fd == epfd) {
+		lost();           /* the program's close closes it */
+		return 0;         /* not the number anyone waits on */
+	}
+	if ((e = ent(fd))) {
+		unregister(fd, e);
+		wake_all(e, EBADF);
+	}
+	return 1;
+}
+
+hidden void __green_epoll_forget(unsigned first, unsigned last)
+{
+	if (epfd >= 0 && (unsigned)epfd >= first && (unsigned)epfd <= last) lost();
+	for (unsigned fd = first; fd < cap && fd <= last; fd++) {
+		struct fdent *e = &tab[fd];
+		e->inst = 0;
+		wake_all(e, 0);
+	}
+}
+
+/* fork child: the instance is the parent's, the waiters are gone. */
+hidden void __green_epoll_reset(void)
+{
+	__green_epoll_stop();
+	lists++;
+}
