@@ -78,7 +78,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+/* <sys/epoll.h> brings musl's <endian.h>, whose byte-swap helpers GCC's
+ * -Wparentheses dislikes (musl's headers are not system headers here) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wparentheses"
 #include <sys/epoll.h>
+#pragma GCC diagnostic pop
 #include <sys/mman.h>
 #include "io.h"
 
