@@ -167,6 +167,7 @@ static backend_fn *const backend[] = { select_wait, poll_wait };
 #else
 #define AUTO_EPOLL_AT 0
 #endif
+static const size_t auto_epoll_at = AUTO_EPOLL_AT;   /* 0: never by itself */
 hidden int __green_io_mode;
 static int io_auto = -1;
 static void give_up_epoll(void);
@@ -175,7 +176,7 @@ static void choose(void)
 {
 	int c = __green_config.io_backend;
 	__green_io_mode = c == GREEN_IO_AUTO ? GREEN_IO_SELECT : c;
-	io_auto = c == GREEN_IO_AUTO && AUTO_EPOLL_AT;
+	io_auto = c == GREEN_IO_AUTO && auto_epoll_at;
 	if (c == GREEN_IO_EPOLL && __green_epoll_start()) give_up_epoll();
 }
 
@@ -193,7 +194,7 @@ hidden int __green_io_arm(struct green_io_node *n, size_t k)
 	int r;
 
 	if (io_auto < 0) choose();
-	if (io_auto && __green_io_nfds + k >= AUTO_EPOLL_AT) {
+	if (io_auto && __green_io_nfds + k >= auto_epoll_at) {
 		io_auto = 0;
 		__green_io_mode = GREEN_IO_EPOLL;
 		if (__green_epoll_start()) give_up_epoll();
