@@ -291,6 +291,8 @@ hidden int __green_aio_ring_start(struct aio_req *r)
 
 /* ---- completion: the reaper */
 
+#define RESUBMITS 100   /* then the request does end with ECANCELED */
+
 static void complete(uint64_t ud, int res)
 {
 	struct cancel_rec *c;
@@ -309,6 +311,15 @@ static void complete(uint64_t ud, int res)
 	requests--;
 	for (r = __green_aio_reqs; r; r = r->next)
 		if (r->serial == ud) {
+			if (res == -ECANCELED && !r->cancel && r->resubmitted < RESUBMITS) {
+				/* nobody cancelled it: the kernel dropped it, which
+				 * io_uring does to work it hands to its worker threads
+				 * when it cannot start one (a signal pending on the
+				 * process, such as a time-slice tick, interrupts the
+				 * creation).  Submitted again, it starts. */
+				r->resubmitted++;
+				if (!__green_aio_ring_start(r)) return;
+			}
 			__green_aio_done(r, res);
 			return;
 		}

@@ -56,6 +56,7 @@ struct aio_req {
 	int fd, op, state;
 	unsigned char ordered;         /* keeps its place among the fd's others of its op */
 	unsigned char cancel;          /* aio_cancel asked: a start that parked gives up */
+	unsigned char resubmitted;     /* times the kernel dropped it uncancelled (aio_ring.c) */
 	unsigned char complete;        /* done, with res; the aiocb may be gone */
 	long res;                      /* the result: a count, or -errno */
 	unsigned char running;         /* worker backend: the worker is in the call */
