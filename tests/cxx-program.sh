@@ -48,7 +48,7 @@ timeout_of 600
 build() {
 	n=$1
 	shift
-	if (cd "$U" && "$@" $(echo "$args" | sed "s/-o unittests /-o $T\/$n /")) >"$T/$n.log" 2>&1; then
+	if (cd "$U" && "$@" ${args%%-o unittests *} -o "$T/$n" ${args#*-o unittests }) >"$T/$n.log" 2>&1; then
 		pass "built with $*"
 	else
 		fail "build with $*"
@@ -70,6 +70,7 @@ runs() {
 build glibc $GXX
 build green "$B/bin/green-c++"
 build onetoone "$B/bin/green-c++" --threads=1to1
+last=0 lastst=x
 runs glibc "g++ and glibc"
 ref=$last
 [ "$lastst" = 0 ] && [ "$ref" -gt 0 ] || { fail "the glibc build's own run failed (status $lastst)"; finish; exit; }
