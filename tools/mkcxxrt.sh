@@ -18,6 +18,8 @@
 #   --enable-libstdcxx-time    sched_yield, nanosleep and the monotonic
 #                              clock from the libc (without it,
 #                              std::this_thread::yield does nothing)
+# The threads model is the compiler's (`g++ -v`: "Thread model: posix"),
+# its header (gthr-default.h) made the way gcc's own build makes it.
 # The host gcc compiles it (GCC_CC / GCC_CXX name others); its libgcc and
 # libgcc_eh, which green-cc links already, are the unwinder.
 set -eu
@@ -47,7 +49,7 @@ echo "mkcxxrt.sh: configuring libstdc++ (log: $work/libstdc++-v3/configure.log)"
 	AR=ar RANLIB=ranlib NM=nm AS=as LD=ld \
 	CFLAGS="-O2 -g" CXXFLAGS="-O2 -g" \
 	--disable-shared --enable-static --disable-multilib --disable-nls \
-	--disable-libstdcxx-pch --enable-threads=posix --enable-clocale=generic \
+	--disable-libstdcxx-pch --enable-clocale=generic \
 	--disable-linux-futex --enable-libstdcxx-time=yes --enable-tls \
 	--disable-symvers >configure.log 2>&1 || { tail -40 configure.log >&2; exit 1; }
 echo "mkcxxrt.sh: building libstdc++ (log: $work/libstdc++-v3/build.log)"
