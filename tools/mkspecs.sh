@@ -16,16 +16,19 @@
 set -eu
 # The host's libgcc_eh.a, built for glibc 2.34 or later, takes threads to
 # be always there, and calls pthread_once and the other functions it
-# refers to weakly without looking: the link must have them (-u), or a
-# program that throws before anything else needed pthread_once would
-# call address 0.
-cxxinc= cxxlib= cxxundef=
+# refers to weakly without looking: every link keeps them (-u), or a C++
+# program that throws before anything else needed pthread_once would call
+# address 0, and so would the frame registration at start-up of a C
+# program that has the unwinder only through green's pthread_once
+# (src/core/once.c) but no mutex.
+undef=
+for f in once mutex_lock mutex_unlock key_create getspecific setspecific; do
+	undef="$undef -u pthread_$f"
+done
+cxxinc= cxxlib=
 if [ $# -ge 6 ]; then
 	cxxinc="-isystem $5 -isystem $5/x86_64-linux-musl "
 	cxxlib=" -L$6"
-	for f in once mutex_lock mutex_unlock key_create getspecific setspecific; do
-		cxxundef="$cxxundef -u pthread_$f"
-	done
 fi
 # Green mode also links green-gdb.o: the entry that has gdb load the
 # extension, and a reference to the layout table it reads (gdb/include.am).
@@ -60,7 +63,7 @@ $3/crt1.o $3/crti.o crtbeginT.o%s$gdbobj
 crtend.o%s $3/crtn.o
 
 *link:
--nostdlib -static --wrap=sysconf$wraps$cxxundef %{rdynamic:-export-dynamic}
+-nostdlib -static --wrap=sysconf$wraps$undef %{rdynamic:-export-dynamic}
 
 *esp_link:
 
