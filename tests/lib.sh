@@ -37,3 +37,14 @@ io_backends() {
 	done
 	return $st
 }
+# scratch NAME: a new temporary directory in $T, removed when the script
+# exits; TO: a `timeout SECONDS` prefix (empty where there is no timeout)
+scratch() {
+	T=$(mktemp -d "${TMPDIR:-/tmp}/green-$1.XXXXXX") || exit 1
+	trap 'rm -rf "$T"' EXIT
+	trap 'exit 1' INT TERM
+}
+timeout_of() {
+	TO=
+	command -v timeout >/dev/null 2>&1 && TO="timeout $1"
+}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mkspecs.sh INCDIR_GREEN INCDIR_MUSL LIBDIR MODE > specs
+# mkspecs.sh INCDIR_GREEN INCDIR_MUSL LIBDIR MODE [CXXINC CXXLIB] > specs
 #
 # MODE (green or 1to1) is visible to programs as __GREEN_THREADS__ being
 # 1 (coroutines on one kernel thread) or 0 (kernel threads).
@@ -8,7 +8,28 @@
 # overlay headers and musl's, link statically against LIBDIR's libc.a and
 # start-up objects, never against the host's glibc.  sysconf is wrapped
 # (src/stubs/sysconf.c: green's answers where they differ from musl's).
+#
+# With CXXINC and CXXLIB, the specs of green-c++: libstdc++'s headers
+# (CXXINC, and its target directory CXXINC/x86_64-linux-musl) are searched
+# ahead of the C headers, as g++ searches its own, and CXXLIB, which holds
+# libstdc++.a, is where g++'s -lstdc++ is found (docs/cxx.md).
 set -eu
+# The host's libgcc_eh.a, built for glibc 2.34 or later, takes threads to
+# be always there, and calls pthread_once and the other functions it
+# refers to weakly without looking: every link keeps them (-u), or a C++
+# program that throws before anything else needed pthread_once would call
+# address 0, and so would the frame registration at start-up of a C
+# program that has the unwinder only through green's pthread_once
+# (src/core/once.c) but no mutex.
+undef=
+for f in once mutex_lock mutex_unlock key_create getspecific setspecific; do
+	undef="$undef -u pthread_$f"
+done
+cxxinc= cxxlib=
+if [ $# -ge 6 ]; then
+	cxxinc="-isystem $5 -isystem $5/x86_64-linux-musl "
+	cxxlib=" -L$6"
+fi
 # Green mode also links green-gdb.o: the entry that has gdb load the
 # extension, and a reference to the layout table it reads (gdb/include.am).
 # Green mode wraps clock_gettime and clock_getres too (green threads'
@@ -24,13 +45,13 @@ cat <<SPECS
 %rename cpp_options old_cpp_options
 
 *cpp_options:
--nostdinc -isystem $1 -isystem $2 -isystem include%s -D__GREEN_THREADS__=$m %(old_cpp_options)
+-nostdinc $cxxinc-isystem $1 -isystem $2 -isystem include%s -D__GREEN_THREADS__=$m %(old_cpp_options)
 
 *cc1:
-%(cc1_cpu) -nostdinc -isystem $1 -isystem $2 -isystem include%s -D__GREEN_THREADS__=$m
+%(cc1_cpu) -nostdinc $cxxinc-isystem $1 -isystem $2 -isystem include%s -D__GREEN_THREADS__=$m
 
 *link_libgcc:
--L$3 -L .%s
+-L$3$cxxlib -L .%s
 
 *libgcc:
 libgcc.a%s %:if-exists(libgcc_eh.a%s)
@@ -42,7 +63,7 @@ $3/crt1.o $3/crti.o crtbeginT.o%s$gdbobj
 crtend.o%s $3/crtn.o
 
 *link:
--nostdlib -static --wrap=sysconf$wraps %{rdynamic:-export-dynamic}
+-nostdlib -static --wrap=sysconf$wraps$undef %{rdynamic:-export-dynamic}
 
 *esp_link:
 

@@ -4,6 +4,15 @@
  * The control word is 0 (not run), 1 (running) or 2 (done).  Threads that
  * find it running wait on its address; a cancelled initialiser puts it
  * back to 0 and wakes them, so one of them runs it again (POSIX).
+ *
+ * C++'s std::call_once runs its function inside pthread_once, and a
+ * function that throws leaves it by unwinding: the control must go back
+ * to 0 then too (C++ says the next caller runs it), and the cancellation
+ * handler pushed here must come off the thread's list, or the thread's
+ * exit would run it on a frame long gone.  Where this file is compiled
+ * with -fexceptions (x86_64, src/include.am) the `running` record's
+ * cleanup does both while an exception unwinds; cancellation, which in
+ * musl does not unwind, still runs undo from the list.
  */
 #include "green.h"
 
@@ -12,6 +21,19 @@ static void undo(void *p)
 	volatile int *c = p;
 	*c = 0;
 	__green_futex_wake(c, -1);
+}
+
+struct running {
+	struct __ptcb cb;
+	volatile int *c;
+	int left;       /* init returned */
+};
+
+static void unwound(struct running *r)
+{
+	if (r->left) return;
+	_pthread_cleanup_pop(&r->cb, 0);
+	undo((void *)r->c);
 }
 
 int __pthread_once(pthread_once_t *control, void (*init)(void))
@@ -25,9 +47,11 @@ int __pthread_once(pthread_once_t *control, void (*init)(void))
 		if (mine) *c = 1;
 		GREEN_LEAVE();
 		if (mine) {
-			pthread_cleanup_push(undo, (void *)c);
+			struct running r __attribute__((cleanup(unwound))) = { .c = c };
+			_pthread_cleanup_push(&r.cb, undo, (void *)c);
 			init();
-			pthread_cleanup_pop(0);
+			_pthread_cleanup_pop(&r.cb, 0);
+			r.left = 1;
 			*c = 2;
 			if (green_active()) __green_futex_wake(c, -1);
 			return 0;

@@ -1,0 +1,51 @@
+#!/bin/sh
+# check-cxx.sh — the C++ tests (tests/cxx/, built by green-c++; docs/cxx.md)
+# in every mode: green cooperative, green with a 1 ms quantum, green with
+# copied stacks, green under valgrind memcheck, and 1:1 (kernel threads).
+# Each program checks itself and exits non-zero on a failure;
+# iostream's output is checked by the program run again with --check;
+# uncaught must end in its terminate handler (status 3).
+. "$GREEN_SRC/tests/lib.sh"
+X=$B/tests/cxx
+if [ ! -x "$X/threads-green" ]; then
+	echo "SKIP: green-c++ is not built here (native x86_64 only: docs/cxx.md)"
+	exit 77
+fi
+scratch cxx
+timeout_of 300
+PROGS="threads tls sync async except prodcons iostream uncaught"
+
+# run MODE PROG: one program in one mode
+run() {
+	mode=$1 p=$2 bin=$X/$2-green
+	case $mode in
+	cooperative) set -- env GREEN_QUANTUM_MS=0 ;;
+	quantum1) set -- env GREEN_QUANTUM_MS=1 ;;
+	copied) set -- env GREEN_STACKS=copied GREEN_QUANTUM_MS=0 ;;
+	valgrind) set -- env $VALGRIND $VG_FLAGS ;;
+	1to1) bin=$X/$p-1to1; set -- env ;;
+	esac
+	$TO "$@" "$bin" >"$T/out" 2>"$T/err"
+	st=$?
+	case $p:$st in
+	uncaught:3) grep -q '^terminate called in the thread$' "$T/out" && st=0 ;;
+	uncaught:*) st=1 ;;
+	iostream:0) mv "$T/out" "$T/lines"; $TO "$X/iostream-green" --check "$T/lines" >"$T/out" 2>>"$T/err" || st=1 ;;
+	esac
+	if [ $st = 0 ]; then
+		pass "$mode: $p ($(grep -c '^ok ' "$T/out") ok$(grep -c '^skip ' "$T/out" | sed 's/^0$//; s/..*/, & skipped/'))"
+	else
+		fail "$mode: $p (status $st)"
+		tail -5 "$T/out" | sed 's/^/    out| /'
+		tail -20 "$T/err" | sed 's/^/    err| /'
+	fi
+}
+
+modes="cooperative quantum1 copied valgrind 1to1"
+[ -n "$VALGRIND" ] || { echo "NOTE: valgrind not installed: that mode is left out"; modes="cooperative quantum1 copied 1to1"; }
+for mode in $modes; do
+	for p in $PROGS; do
+		run $mode $p
+	done
+done
+finish
