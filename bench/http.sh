@@ -12,7 +12,9 @@
 # TCP_NODELAY set (without it Nagle and delayed ACKs pin every build at
 # about 44 ms per request), one worker thread per connection (CivetWeb's
 # pool: a worker holds a keep-alive connection until it closes), at
-# least 256 workers.  wrk (Debian package wrk) is the load generator.
+# least 256 workers, and a queue of accepted connections as long as the
+# pool (-connection_queue; the default, 20, holds the acceptor back while
+# workers are busy).  wrk (Debian package wrk) is the load generator.
 # The server runs on one CPU, the client on another, with taskset.
 #
 # One trial: a fresh server, a warm-up wrk run, the measured wrk run,
@@ -126,6 +128,7 @@ trial() {
 		-listening_ports "127.0.0.1:$port" -document_root "$out/www" \
 		-num_threads "$workers" -enable_keep_alive yes -tcp_nodelay 1 \
 		-keep_alive_timeout_ms 30000 -listen_backlog 4096 \
+		-connection_queue "$workers" \
 		>"$f.server" 2>&1 &
 	pid=$!
 	# ready when it accepts, or failed when it exits (bounded)
@@ -148,10 +151,10 @@ trial() {
 	taskset -c "$ccpu" wrk -t1 -c"$n" -d"${w}s" --timeout 10s "$url" >"$f.warm" 2>&1 || true
 	taskset -c "$ccpu" wrk -t1 -c"$n" -d"${s}s" --timeout 10s --latency "$url" >>"$f" 2>&1 &
 	local wrk=$!
-	# half-way: how many connections the server holds, how many wait in
-	# its listen queue (not yet accepted)
+	# half-way: how many connections the server has accepted (its
+	# sockets but the listener), how many wait in its listen queue
 	sleep $((s / 2))
-	echo "# established $(ss -Htn state established "( sport = :$port )" | wc -l)" >>"$f.mid"
+	echo "# accepted $(($(find /proc/$pid/fd -lname 'socket:*' 2>/dev/null | wc -l) - 1))" >>"$f.mid"
 	echo "# listen_queue $(ss -Hltn "( sport = :$port )" | awk '{print $2; exit}')" >>"$f.mid"
 	wait $wrk || rc=$?
 	cat "$f.mid" >>"$f" && rm -f "$f.mid"

@@ -709,7 +709,7 @@ class WrkRun:
         self.rps = self.p99 = self.hwm = self.requests = None
         self.errors = self.non2xx = 0
         self.load = None
-        self.established = self.queued = None
+        self.accepted = self.queued = None
         self.failed = None
         self.workers = None
         for line in open(path):
@@ -722,8 +722,8 @@ class WrkRun:
                 self.load = float(w[2])
             elif line.startswith("# workers") and len(w) > 2:
                 self.workers = int(w[2])
-            elif line.startswith("# established") and len(w) > 2:
-                self.established = int(w[2])
+            elif line.startswith("# accepted") and len(w) > 2:
+                self.accepted = int(w[2])
             elif line.startswith("# listen_queue") and len(w) > 2 and w[2].isdigit():
                 self.queued = int(w[2])
             elif line.startswith("Requests/sec:"):
@@ -828,7 +828,7 @@ def http_table(d):
             return "%d / %d of %d" % (e, x, req)
 
         def held(g):
-            e = [r.established - (r.queued or 0) for r in g if r.established is not None]
+            e = [r.accepted for r in g if r.accepted is not None]
             q = [r.queued for r in g if r.queued is not None]
             if not e:
                 return "—"
@@ -854,8 +854,8 @@ def http_table(d):
             or "—" for c in cols))
     w("")
     w("Errors are wrk's socket errors (connect, read, write, timeout) summed over the "
-      "trials. Mid-run, `ss` counts the server's established connections and its listen "
-      "queue: accepted = established − queued (medians). From 5000 connections the runs "
+      "trials. Mid-run: the server's sockets other than the listener "
+      "(`/proc/PID/fd`) and its listen queue (`ss`), medians. From 5000 connections the runs "
       "and warm-ups are twice as long: connections beyond the listen backlog ramp up "
       "through SYN retries. The load average includes the previous trial's own "
       "server threads when they were kernel threads. A cell that could not run says why.")
