@@ -261,6 +261,15 @@ rm -f "$raw/x.tmp" "$raw/x.tmp.err"
 log "echo: thread per connection against an epoll loop"
 sh "$srcdir/bench/echo.sh" "$green_cc" "$out" "$raw" "$pin" $quick
 
+# ---- a thread-pool HTTP server under wrk (bench/http.sh: its own
+# pinning, server on one CPU and client on another)
+log "HTTP server (bench/http.sh)"
+if ! command -v wrk >/dev/null 2>&1; then
+	echo "wrk (Debian package wrk) is not installed" >"$raw/http.failed"
+elif ! bash "$srcdir/bench/http.sh" "$builddir" "$raw" $([ $quick = yes ] && echo --quick); then
+	echo "bench/http.sh failed" >"$raw/http.failed"
+fi
+
 t_total=$(($(date +%s) - t_start))
 log "done; writing tables"
 

@@ -660,6 +660,18 @@ class Tables:
         self.explore_table()
         for line in echo_tables.lines(self.raw.d):   # bench/echo.sh's runs
             self.w(line)
+        self.w("## A thread-pool HTTP server (bench/http.sh)")
+        self.w()
+        h = http_table(self.raw.d)
+        if h is None:
+            why = "not run"
+            fp = os.path.join(self.raw.d, "http.failed")
+            if os.path.exists(fp):
+                why = open(fp).read().strip() or why
+            self.w("n/a (%s)" % why)
+        else:
+            self.out.extend(h)
+        self.w()
         self.w("## Then and now: Marovich's 1991 figures beside green")
         self.w()
         self.marovich_table()
@@ -677,6 +689,180 @@ class Tables:
         self.w()
         with open(path, "w") as f:
             f.write("\n".join(self.out))
+
+
+# ---- the HTTP server table (bench/http.sh)
+
+HTTP_COLS = ["sep", "cop", "k11", "glibc"]
+HTTP_HEAD = dict(HEAD, k11="1:1 (musl)", glibc="glibc (host cc)")
+
+
+def wrk_seconds(s):
+    """wrk's latency figure ("258.82ms", "1.54s", "950.00us") in seconds."""
+    for unit, f in (("us", 1e-6), ("ms", 1e-3), ("s", 1.0), ("m", 60.0)):
+        if s.endswith(unit):
+            return float(s[:-len(unit)]) * f
+    return float(s)
+
+
+class WrkRun:
+    """One trial of bench/http.sh: wrk's report and the server's VmHWM."""
+
+    def __init__(self, path):
+        self.rps = self.p99 = self.hwm = self.requests = None
+        self.errors = self.non2xx = 0
+        self.load = None
+        self.accepted = self.queued = None
+        self.failed = None
+        self.workers = None
+        for line in open(path):
+            w = line.split()
+            if line.startswith("# failed:"):
+                self.failed = line[len("# failed:"):].strip()
+            elif line.startswith("# hwm_kb") and len(w) > 2:
+                self.hwm = int(w[2])
+            elif line.startswith("# load") and len(w) > 2:
+                self.load = float(w[2])
+            elif line.startswith("# workers") and len(w) > 2:
+                self.workers = int(w[2])
+            elif line.startswith("# accepted") and len(w) > 2:
+                self.accepted = int(w[2])
+            elif line.startswith("# listen_queue") and len(w) > 2 and w[2].isdigit():
+                self.queued = int(w[2])
+            elif line.startswith("Requests/sec:"):
+                self.rps = float(w[1])
+            elif len(w) == 2 and w[0] == "99%":
+                self.p99 = wrk_seconds(w[1])
+            elif "requests in" in line and w[0].isdigit():
+                self.requests = int(w[0])
+            elif line.strip().startswith("Socket errors:"):
+                # connect A, read B, write C, timeout D
+                self.errors = sum(int(x.strip(",")) for x in w[3::2])
+                self.error_text = line.strip()
+            elif line.startswith("Non-2xx or 3xx responses:"):
+                self.non2xx = int(w[-1])
+
+    def ok(self):
+        return self.failed is None and self.rps is not None
+
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def kreq(x):
+    return "%.1fk" % (x / 1000) if x >= 1000 else "%.0f" % x
+
+
+def latency(sec):
+    if sec >= 1:
+        return "%.2f s" % sec
+    if sec >= 1e-3:
+        return "%.1f ms" % (sec * 1e3)
+    return "%.0f µs" % (sec * 1e6)
+
+
+def http_table(d):
+    """The Markdown lines of the HTTP server table from RAWDIR d (None
+    when bench/http.sh did not run)."""
+    p = os.path.join(d, "http.info")
+    if not os.path.exists(p):
+        return None
+    info = {}
+    for line in open(p):
+        k, _, v = line.rstrip("\n").partition(" ")
+        info[k] = v
+    conns = [int(x) for x in info.get("conns", "").split()]
+    cols = [c for c in HTTP_COLS if c in info.get("cols", "").split()]
+    trials = int(info.get("trials", "1"))
+    out = []
+    w = out.append
+    w("CivetWeb %s, a thread-pool HTTP server in C (one worker per keep-alive "
+      "connection, at least 256 workers), serving one 1 KiB file with keep-alive "
+      "and TCP_NODELAY; load from %s (one thread, `--timeout 10s`). The server is "
+      "pinned to CPU %s and the client to CPU %s; each trial is a fresh server, a "
+      "%s s warm-up and a %s s measured run; median of %d trial%s (requests/s: "
+      "min–max beside it). GREEN_IO: %s. Load average %s at the start, %s at the end." % (
+          info.get("server", "?"), info.get("client", "wrk"), info.get("server_cpu", "?"),
+          info.get("client_cpu", "?"), info.get("warm", "?"), info.get("secs", "?"),
+          trials, "" if trials == 1 else "s", info.get("green_io", "default"),
+          info.get("load_start", "?"), info.get("load_end", "?")))
+    w("")
+    w("| connections | | " + " | ".join(HTTP_HEAD[c] for c in cols) +
+      " | best green ÷ glibc |")
+    w("|---|---|" + "---:|" * (len(cols) + 1))
+    for n in conns:
+        runs = {}
+        for c in cols:
+            runs[c] = []
+            for i in range(1, trials + 1):
+                f = os.path.join(d, "http.%s.c%d.%d" % (c, n, i))
+                if os.path.exists(f):
+                    runs[c].append(WrkRun(f))
+        workers = next((r.workers for c in cols for r in runs[c] if r.workers), None)
+
+        def good(c):
+            return [r for r in runs[c] if r.ok()]
+
+        def cell(c, fmt):
+            g = good(c)
+            if not g:
+                why = next((r.failed for r in runs[c] if r.failed), "not run")
+                return "n/a (%s)" % why
+            s = fmt(g)
+            if len(g) < len(runs[c]):
+                why = next(r.failed for r in runs[c] if not r.ok())
+                s += " (%d of %d trials; the others: %s)" % (len(g), len(runs[c]), why)
+            return s
+
+        def rps(g):
+            v = [r.rps for r in g]
+            s = kreq(median(v))
+            if len(v) > 1:
+                s += " (%s–%s)" % (kreq(min(v)), kreq(max(v)))
+            return s
+
+        def errs(g):
+            e = sum(r.errors for r in g)
+            x = sum(r.non2xx for r in g)
+            req = sum(r.requests or 0 for r in g)
+            return "%d / %d of %d" % (e, x, req)
+
+        def held(g):
+            e = [r.accepted for r in g if r.accepted is not None]
+            q = [r.queued for r in g if r.queued is not None]
+            if not e:
+                return "—"
+            return "%d / %d" % (median(e), median(q) if q else 0)
+
+        best = [median([r.rps for r in good(c)]) for c in ("sep", "cop") if c in cols and good(c)]
+        gl = good("glibc") if "glibc" in cols else []
+        glm = median([r.rps for r in gl]) if gl else 0
+        ratio_ = "%.2f" % (max(best) / glm) if best and glm else "—"
+        label = "%d (%s workers)" % (n, workers) if workers else str(n)
+        w("| %s | requests/s | %s | %s |" % (label, " | ".join(cell(c, rps) for c in cols), ratio_))
+        w("| | p99 latency | %s | — |" % " | ".join(
+            cell(c, lambda g: latency(median([r.p99 for r in g if r.requests])) if any(
+                r.requests for r in g) else "none (no request answered)")
+            for c in cols))
+        w("| | resident (VmHWM) | %s | — |" % " | ".join(
+            cell(c, lambda g: "%.1f MiB" % (median([r.hwm or 0 for r in g]) / 1024)) for c in cols))
+        w("| | errors / non-2xx of requests | %s | — |" % " | ".join(cell(c, errs) for c in cols))
+        w("| | mid-run: connections accepted / in the listen queue | %s | — |" % " | ".join(
+            cell(c, held) for c in cols))
+        w("| | load average (1 min) | %s | — |" % " | ".join(
+            "–".join(sorted({"%.1f" % r.load for r in runs[c] if r.load is not None}, key=float))
+            or "—" for c in cols))
+    w("")
+    w("Errors are wrk's socket errors (connect, read, write, timeout) summed over the "
+      "trials. Mid-run: the server's sockets other than the listener "
+      "(`/proc/PID/fd`) and its listen queue (`ss`), medians. From 5000 connections the runs "
+      "and warm-ups are twice as long: connections beyond the listen backlog ramp up "
+      "through SYN retries. The load average includes the previous trial's own "
+      "server threads when they were kernel threads. A cell that could not run says why.")
+    return out
 
 
 # ---- the plot
@@ -750,6 +936,13 @@ def plot(raw, path, copied):
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--http":
+        t = http_table(sys.argv[2])
+        if t is None:
+            sys.stderr.write("tables.py: no http.info in %s\n" % sys.argv[2])
+            return 1
+        print("\n".join(t))
+        return 0
     if len(sys.argv) != 4:
         sys.stderr.write("usage: tables.py RAWDIR TABLES.md PLOT.svg\n")
         return 2

@@ -28,15 +28,19 @@
  *
  * At each tick the expired deadlines wake their threads and the I/O
  * backend is polled without blocking (__green_poll_check), so waiting
- * threads are woken even while another computes; they join the front of
- * the run queue at their priority, ahead of threads that were runnable
- * all along.  The running thread is
+ * threads are woken even while another computes.  A thread whose
+ * deadline passed joins the front of the run queue at its priority,
+ * ahead of threads that were runnable all along; one whose descriptor is
+ * ready joins the tail, as it would from the idle wait (a front place for
+ * readiness, which recurs, starves the queue behind it).  The running
+ * thread is
  * preempted when it has had the CPU for a whole quantum: the tick notes
  * when it first saw the current thread running (run_since), so a thread
  * switched in part-way through a period gets the rest of it plus the
- * next, one to two quanta.  A thread that was woken by a tick therefore
- * gets the CPU at that tick when the running thread has used its
- * quantum, and at the next one otherwise.
+ * next, one to two quanta.  A thread that was woken by a tick for its
+ * deadline therefore gets the CPU at that tick when the running thread
+ * has used its quantum, and at the next one otherwise; one woken for
+ * its descriptor after the threads ahead of it in the queue.
  *
  * Inside a no-preempt section the tick only records GREEN_PEND_POLL
  * (and GREEN_PEND_SLICE when the quantum is used) and the outermost
@@ -147,14 +151,18 @@ static void schedule(uint64_t now)
  * the library's own (the tick handler's, or GREEN_LEAVE's). */
 hidden void __green_tick_check(void)
 {
-	/* the woken go to the front of their level: they waited, the
-	 * runnable ones have had the CPU (so a sleeper beside spinners runs
-	 * at the next preemption, not after every spinner's slice) */
+	/* Threads whose deadline passed go to the front of their level (a
+	 * sleeper beside spinners runs at the next preemption, not after
+	 * every spinner's slice).  Threads whose descriptor is ready go to
+	 * the tail, as when the idle wait finds them: on a busy server the
+	 * same connections are ready again at every tick, and front places
+	 * for them let them overtake, tick after tick, every thread already
+	 * runnable, which then never ran (docs/servers.md). */
 	__green_wake_front = 1;
 	if (__green_timers_pending())
 		__green_timers_expire(__green_now());
-	__green_poll_check();
 	__green_wake_front = 0;
+	__green_poll_check();
 }
 
 /* After the waiters were woken: does the running thread give up the CPU?
