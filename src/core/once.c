@@ -12,7 +12,8 @@
  * exit would run it on a frame long gone.  Where this file is compiled
  * with -fexceptions (x86_64, src/include.am) the `running` record's
  * cleanup does both while an exception unwinds; cancellation, which in
- * musl does not unwind, still runs undo from the list.
+ * musl does not unwind, still runs undo from the list.  The SPARC overlay
+ * (no green-c++) keeps glibc's cleanup macros.
  */
 #include "green.h"
 
@@ -23,6 +24,7 @@ static void undo(void *p)
 	__green_futex_wake(c, -1);
 }
 
+#ifndef GREEN_OVERLAY   /* musl's cleanup records; the overlay keeps glibc's macros */
 struct running {
 	struct __ptcb cb;
 	volatile int *c;
@@ -35,6 +37,7 @@ static void unwound(struct running *r)
 	_pthread_cleanup_pop(&r->cb, 0);
 	undo((void *)r->c);
 }
+#endif
 
 int __pthread_once(pthread_once_t *control, void (*init)(void))
 {
@@ -47,11 +50,17 @@ int __pthread_once(pthread_once_t *control, void (*init)(void))
 		if (mine) *c = 1;
 		GREEN_LEAVE();
 		if (mine) {
+#ifdef GREEN_OVERLAY
+			pthread_cleanup_push(undo, (void *)c);
+			init();
+			pthread_cleanup_pop(0);
+#else
 			struct running r __attribute__((cleanup(unwound))) = { .c = c };
 			_pthread_cleanup_push(&r.cb, undo, (void *)c);
 			init();
 			_pthread_cleanup_pop(&r.cb, 0);
 			r.left = 1;
+#endif
 			*c = 2;
 			if (green_active()) __green_futex_wake(c, -1);
 			return 0;
