@@ -162,8 +162,8 @@ static backend_fn *const backend[] = { select_wait, poll_wait };
  * by bench/iomux.c (docs/io.md#choosing-a-backend).  The m68k and SPARC
  * ports never switch by themselves.
  */
-#if defined(__x86_64__)
-#define AUTO_EPOLL_AT 64
+#ifdef GREEN_ARCH_AUTO_EPOLL_AT
+#define AUTO_EPOLL_AT GREEN_ARCH_AUTO_EPOLL_AT
 #else
 #define AUTO_EPOLL_AT 0
 #endif
