@@ -390,6 +390,39 @@ START_TEST(destroy_with_waiter)
 }
 END_TEST
 
+/* Green: a process-shared lock's waiter re-checks the lock word every few
+ * milliseconds (pshared.c) and goes round rdlock's loop each time; it is
+ * still a waiter all along, so destroy says EBUSY however a tick cuts that
+ * loop.  Time sliced, main spins without yielding, so a tick that lands
+ * in the reader's loop lets main look at the lock right there; under
+ * qemu-m68k at a 50 us quantum, where the reader's loop takes tens of
+ * microseconds, that happened in destroy_with_waiter once in ten runs
+ * when the reader stopped counting as a waiter between two re-checks. */
+START_TEST(destroy_busy_while_shared_reader_rechecks)
+{
+	pthread_t t;
+	struct timespec t0, now;
+	long ms = 0;
+
+	init_kind(1);
+	flag = 0;
+	ck_assert_int_eq(pthread_rwlock_wrlock(&rw), 0);
+	SPAWN(&t, read_flagged, 0);
+	await(&flag);
+	while (pthread_rwlock_destroy(&rw) != EBUSY) sched_yield();   /* t waits */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (ms < 300) {                  /* about 75 re-checks by the reader */
+		ck_assert_int_eq(pthread_rwlock_destroy(&rw), EBUSY);
+		if (!ticking()) sched_yield();
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000;
+	}
+	ck_assert_int_eq(pthread_rwlock_unlock(&rw), 0);
+	JOIN(t, 0);
+	ck_assert_int_eq(pthread_rwlock_destroy(&rw), 0);
+}
+END_TEST
+
 /* Green: relocking for writing by the writer is EDEADLK, not a hang. */
 START_TEST(wrlock_twice_edeadlk)
 {
@@ -640,6 +673,7 @@ Suite *suite_rwlock(void)
 		tcase_add_test(tc, wrlock_twice_edeadlk);
 		tcase_add_test(tc, unlock_not_held_eperm);
 		tcase_add_loop_test(tc, destroy_with_waiter, 0, 2);
+		tcase_add_test(tc, destroy_busy_while_shared_reader_rechecks);
 		tcase_add_test(tc, rwlock_kinds_honoured);
 		tcase_add_test(tc, rwlock_reader_above_writer);
 	}

@@ -3,7 +3,7 @@
 # mode, until one fails: intermittent failures are races until shown
 # otherwise, and one run of make check rarely meets them.
 #
-#   tests/soak.sh [-r ROUNDS] [-s SEED] [-m MODES] [SUITE...]
+#   tests/soak.sh [-r ROUNDS] [-j LANES] [-s SEED] [-m MODES] [SUITE...]
 #
 # Each round runs the runner (all suites, or those named) once in each
 # mode:
@@ -26,6 +26,14 @@
 # cross build, GREEN_RUN to the qemu-user command (make check sets both).
 # ROUNDS defaults to $SOAK_ROUNDS, else 1; SEED to $SOAK_SEED, else the
 # time.  Each run has a time limit (SOAK_TIMEOUT seconds, default 900).
+#
+# LANES (default $SOAK_JOBS, else 1) runs the rounds in that many lanes
+# side by side, lane k taking rounds k, k+LANES, ...: most of a run is
+# spent asleep in the tests' own waits, so on two CPUs four lanes finish
+# R rounds in about a third of the time, and the load they add is one
+# more thing a race may need.  When one lane fails, the others stop
+# after their current run; each round is still the same (SEED, round)
+# pair whatever lane runs it.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 B=${GREEN_BUILD:-$here/../build}
@@ -34,12 +42,14 @@ R=${SOAK_ROUNDS:-1}
 SEED=${SOAK_SEED:-$(date +%s)}
 MODES=${SOAK_MODES:-coop,q1,copied,copied-q1,randq,shared-q1}
 LIMIT=${SOAK_TIMEOUT:-900}
-while getopts r:s:m: o; do
+J=${SOAK_JOBS:-1}
+while getopts r:j:s:m: o; do
 	case $o in
 	r) R=$OPTARG ;;
+	j) J=$OPTARG ;;
 	s) SEED=$OPTARG ;;
 	m) MODES=$OPTARG SOAK_MODES=$OPTARG ;;
-	*) echo "usage: $0 [-r ROUNDS] [-s SEED] [-m MODES] [SUITE...]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-r ROUNDS] [-j LANES] [-s SEED] [-m MODES] [SUITE...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -57,8 +67,8 @@ if [ -n "$RUN" ]; then
 fi
 TO=
 command -v timeout >/dev/null 2>&1 && TO="timeout $LIMIT"
-LOG=$(mktemp "${TMPDIR:-/tmp}/green-soak.XXXXXX") || exit 1
-trap 'rm -f "$LOG"' EXIT
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/green-soak.XXXXXX") || exit 1
+trap 'rm -rf "$DIR"' EXIT
 
 # mode_env MODE ROUND: the variables of one run
 mode_env() {
@@ -81,26 +91,57 @@ mode_env() {
 }
 
 t0=$(date +%s)
-runs=0
-echo "soak: $R round(s), modes $MODES, seed $SEED, suites ${*:-all}"
-round=1
-while [ $round -le "$R" ]; do
-	for m in $(echo "$MODES" | tr , ' '); do
-		vars=$(mode_env "$m" $round) || exit 2
-		r=$RUNNER
-		[ "$m" = shared-q1 ] && r=$RUNNER-shared
-		# shellcheck disable=SC2086
-		if ! $TO env $vars $RUN "$r" "$@" >"$LOG" 2>&1; then
-			echo "soak: FAILED in round $round, mode $m ($vars), after $runs good runs"
-			grep -E '^[^:]+:[0-9]+:[EF]:|^[0-9]+%:' "$LOG" | tail -20
-			echo "re-run exactly this: env $vars $RUN $r $*"
-			echo "0 passed, 1 failed"
-			exit 1
+echo "soak: $R round(s) in $J lane(s), modes $MODES, seed $SEED, suites ${*:-all}"
+
+# lane K: rounds K, K+J, ...; its count of good runs in $DIR/runs.K, and
+# on a failure the report in $DIR/failed (the first lane to fail writes it)
+lane() {
+	k=$1 runs=0 round=$1
+	shift
+	while [ $round -le "$R" ]; do
+		for m in $(echo "$MODES" | tr , ' '); do
+			[ -e "$DIR/stop" ] && { echo $runs >"$DIR/runs.$k"; return 0; }
+			vars=$(mode_env "$m" $round)
+			r=$RUNNER
+			[ "$m" = shared-q1 ] && r=$RUNNER-shared
+			# shellcheck disable=SC2086
+			if ! $TO env $vars $RUN "$r" "$@" >"$DIR/log.$k" 2>&1; then
+				if mkdir "$DIR/stop" 2>/dev/null; then
+					{
+						echo "soak: FAILED in round $round, mode $m ($vars), lane $k"
+						grep -E '^[^:]+:[0-9]+:[EF]:|^[0-9]+%:' "$DIR/log.$k" | tail -20
+						echo "re-run exactly this: env $vars $RUN $r $*"
+					} >"$DIR/failed"
+				fi
+				echo $runs >"$DIR/runs.$k"
+				return 1
+			fi
+			runs=$((runs + 1))
+		done
+		if [ "$R" -gt 1 ]; then
+			echo "soak: round $round done (lane $k, $(($(date +%s) - t0)) s)"
 		fi
-		runs=$((runs + 1))
+		round=$((round + J))
 	done
-	[ -t 1 ] && printf 'soak: round %d of %d done (%d runs, %d s)\r' $round "$R" $runs $(($(date +%s) - t0))
-	round=$((round + 1))
+	echo $runs >"$DIR/runs.$k"
+}
+
+for m in $(echo "$MODES" | tr , ' '); do mode_env "$m" 1 >/dev/null || exit 2; done
+pids=
+k=1
+while [ $k -le "$J" ]; do
+	lane $k "$@" &
+	pids="$pids $!"
+	k=$((k + 1))
 done
+for p in $pids; do wait "$p"; done
+runs=0
+for f in "$DIR"/runs.*; do runs=$((runs + $(cat "$f"))); done
+if [ -e "$DIR/failed" ]; then
+	cat "$DIR/failed"
+	echo "soak: $runs good runs before it, in $(($(date +%s) - t0)) s (seed $SEED)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 echo "soak: $runs runs passed in $(($(date +%s) - t0)) s (seed $SEED)"
 echo "$runs passed, 0 failed"

@@ -71,45 +71,57 @@ static int pwriter_is_me(struct gprw *p, int pid)
 	return p->lk == PRW_WRITER && p->wpid == pid && p->wid == (int)__green_cur->id;
 }
 
-/* A wait on the lock word seen as v; 0 to retry, or the error. */
-static int pwait(struct gprw *p, int v, uint64_t deadline, unsigned *step)
+/* One try at the lock word: 1 if taken, 0 if held, -1 if it changed under
+ * us (look again). */
+static int ptake(struct gprw *p, int wr, int pid)
 {
-	int r;
-	__sync_fetch_and_add(&p->nwait, 1);
-	r = __green_pshared_wait(&p->lk, v, deadline, GW_RWLOCK, p, step);
-	__sync_fetch_and_sub(&p->nwait, 1);
-	return r == ETIMEDOUT ? r : 0;
+	int v = p->lk;
+	if (!(wr ? v == 0 : v >= 0 && v < INT_MAX - 1)) return 0;
+	if (__sync_val_compare_and_swap(&p->lk, v, wr ? PRW_WRITER : v + 1) != v) return -1;
+	if (wr) {
+		p->wpid = pid;
+		p->wid = __green_cur->id;
+	} else {
+		__green_cur->rdlocks++;
+	}
+	return 1;
 }
 
+/* A waiter counts in nwait from its first wait until it returns, across
+ * every re-check of the word in between (pshared.c wakes it at least
+ * every few milliseconds to look again): pthread_rwlock_destroy reads
+ * nwait, and must not find 0 while a thread is still inside rdlock. */
 static int plock(pthread_rwlock_t *l, int wr, clockid_t clk, const struct timespec *at, int try)
 {
 	struct gprw *p = P(l);
 	uint64_t deadline = GREEN_NO_DEADLINE;
 	unsigned step = 0;
-	int pid = __green_pshared_pid(), v, err, timed = 0, waited = 0;
+	int pid = __green_pshared_pid(), v, r, err;
 
 	if (pwriter_is_me(p, pid)) return EDEADLK;
+	while ((r = ptake(p, wr, pid)) < 0) {}
+	if (r) return 0;
+	if (try) return EBUSY;
+	if (at) {
+		deadline = __green_deadline(clk, at, &err);
+		if (err) return err;
+	}
+	__sync_fetch_and_add(&p->nwait, 1);
 	for (;;) {
 		v = p->lk;
-		if (wr ? v == 0 : v >= 0 && v < INT_MAX - 1) {
-			if (__sync_val_compare_and_swap(&p->lk, v, wr ? PRW_WRITER : v + 1) != v) continue;
-			if (wr) {
-				p->wpid = pid;
-				p->wid = __green_cur->id;
-			} else {
-				__green_cur->rdlocks++;
-			}
-			return 0;
+		if ((r = ptake(p, wr, pid))) {
+			if (r > 0) break;
+			continue;
 		}
-		if (try) return EBUSY;
-		if (timed) return ETIMEDOUT;
-		if (at && !waited) {
-			deadline = __green_deadline(clk, at, &err);
-			if (err) return err;
+		if (__green_pshared_wait(&p->lk, v, deadline, GW_RWLOCK, p, &step) == ETIMEDOUT) {
+			/* the last look, as the unshared lock makes at its deadline */
+			while ((r = ptake(p, wr, pid)) < 0) {}
+			r = r ? 0 : ETIMEDOUT;
+			break;
 		}
-		waited = 1;
-		timed = pwait(p, v, deadline, &step) == ETIMEDOUT;
 	}
+	__sync_fetch_and_sub(&p->nwait, 1);
+	return r > 0 ? 0 : r;
 }
 
 static int punlock(pthread_rwlock_t *l)
