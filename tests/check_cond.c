@@ -431,6 +431,43 @@ START_TEST(wait_unowned)
 }
 END_TEST
 
+/* Green: a signal with the mutex free wakes the waiter without giving it
+ * the mutex, so the signaller can take the mutex at once instead of
+ * waiting for the waiter to run (a lock convoy otherwise: mutex.c).
+ * Cooperative, so the waiter is parked in the wait when main signals. */
+static pthread_mutex_t fm = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fc = PTHREAD_COND_INITIALIZER;
+static int f_waiting, f_go, f_done;
+
+static void *f_waiter(void *arg)
+{
+	pthread_mutex_lock(&fm);
+	f_waiting = 1;
+	while (!f_go) pthread_cond_wait(&fc, &fm);
+	f_done = 1;
+	pthread_mutex_unlock(&fm);
+	return arg;
+}
+
+START_TEST(signal_free_mutex_not_handed_over)
+{
+	pthread_t t;
+
+	f_waiting = f_go = f_done = 0;
+	SPAWN(&t, f_waiter, 0);
+	wait_for(&f_waiting, 1);                           /* t waits on fc */
+	pthread_mutex_lock(&fm);
+	f_go = 1;
+	pthread_mutex_unlock(&fm);
+	ck_assert_int_eq(pthread_cond_signal(&fc), 0);     /* t woken, fm free */
+	ck_assert_int_eq(pthread_mutex_trylock(&fm), 0);
+	ck_assert_int_eq(f_done, 0);
+	pthread_mutex_unlock(&fm);
+	JOIN(t, 0);
+	ck_assert_int_eq(f_done, 1);
+}
+END_TEST
+
 Suite *suite_cond(void)
 {
 	Suite *s = suite_create("cond");
@@ -451,6 +488,7 @@ Suite *suite_cond(void)
 		tcase_add_test(tc, recursive_released);
 		tcase_add_loop_test(tc, destroy_with_waiters, 0, 2);
 		tcase_add_test(tc, wait_unowned);
+		if (cooperative()) tcase_add_test(tc, signal_free_mutex_not_handed_over);
 	}
 	suite_add_tcase(s, tc);
 	return s;

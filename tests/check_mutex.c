@@ -2,7 +2,8 @@
  * check_mutex.c — Check suite: mutex.
  *
  * The four types and their error returns, trylock and timedlock, mutual
- * exclusion under contention, FIFO hand-off in green mode, and the
+ * exclusion under contention, green's FIFO wake order and its bound on
+ * barging (a woken waiter loses the mutex at most once), and the
  * attribute green refuses (process-shared).
  */
 #include "testutil.h"
@@ -204,7 +205,7 @@ START_TEST(mutual_exclusion)
 }
 END_TEST
 
-/* ---- FIFO hand-off (green) */
+/* ---- FIFO wake order (green) */
 
 enum { NQ = 6 };
 static pthread_mutex_t fifo_m = PTHREAD_MUTEX_INITIALIZER;
@@ -223,7 +224,7 @@ static void *fifo_body(void *arg)
 
 /* Threads that queue on a held mutex acquire it in the order they
  * queued (not the order they were created). */
-START_TEST(fifo_handoff)
+START_TEST(fifo_wake_order)
 {
 	pthread_t t[NQ];
 	fifo_arrived = fifo_n = 0;
@@ -236,6 +237,48 @@ START_TEST(fifo_handoff)
 	for (int k = 0; k < NQ; k++)
 		ck_assert_int_eq(fifo_ticket[fifo_order[k]], k);
 	ck_assert_int_eq(fifo_order[0], NQ - 1);   /* the reverse of creation */
+}
+END_TEST
+
+/* ---- unlock wakes a waiter, it does not hand the mutex over (green) */
+
+static pthread_mutex_t wm = PTHREAD_MUTEX_INITIALIZER;
+static int w_arrived, w_got;
+
+static void *w_waiter(void *arg)
+{
+	__atomic_add_fetch(&w_arrived, 1, __ATOMIC_ACQ_REL);
+	pthread_mutex_lock(&wm);
+	__atomic_add_fetch(&w_got, 1, __ATOMIC_ACQ_REL);
+	pthread_mutex_unlock(&wm);
+	return arg;
+}
+
+/* The thread that unlocks a mutex another thread waits for may take it
+ * straight back: the unlock wakes the waiter to compete for it, and on
+ * one CPU the waiter runs only when the run queue reaches it; a mutex
+ * handed to it would stay held all that time by a thread that has not
+ * run (a lock convoy, docs/servers.md).  But a waiter loses at most one
+ * such race: it then waits first in line, and the next unlock hands the
+ * mutex to it.  Cooperative, so each step is where the comments say. */
+START_TEST(unlock_wakes_then_hands_over)
+{
+	pthread_t t;
+
+	w_arrived = w_got = 0;
+	pthread_mutex_lock(&wm);
+	SPAWN(&t, w_waiter, 0);
+	wait_for(&w_arrived, 1);                            /* t queued on wm */
+	pthread_mutex_unlock(&wm);                          /* t woken, wm free */
+	ck_assert_int_eq(pthread_mutex_trylock(&wm), 0);    /* taken back at once */
+	sched_yield();                     /* t runs, finds wm held: first in line */
+	ck_assert_int_eq(__atomic_load_n(&w_got, __ATOMIC_ACQUIRE), 0);
+	pthread_mutex_unlock(&wm);                          /* handed to t */
+	ck_assert_int_eq(pthread_mutex_trylock(&wm), EBUSY);
+	ck_assert_int_eq(pthread_mutex_destroy(&wm), EBUSY);
+	JOIN(t, 0);
+	ck_assert_int_eq(w_got, 1);
+	ck_assert_int_eq(pthread_mutex_destroy(&wm), 0);
 }
 END_TEST
 
@@ -323,7 +366,8 @@ Suite *suite_mutex(void)
 	if (GREEN_MODE) {
 		tcase_add_test(tc, destroy_locked);   /* musl: 0 */
 		/* the exact order needs no preemption between ticket and lock */
-		if (cooperative()) tcase_add_test(tc, fifo_handoff);
+		if (cooperative()) tcase_add_test(tc, fifo_wake_order);
+		if (cooperative()) tcase_add_test(tc, unlock_wakes_then_hands_over);
 		if (forking())
 			tcase_add_test_raise_signal(tc, normal_relock_deadlocks, SIGABRT);
 	}

@@ -2,15 +2,19 @@
  * cond.c — condition variables.
  *
  * Wait morphing: a signal does not wake a waiter only for it to block
- * again on the mutex.  If the waiter's mutex is free the waiter is handed
- * the mutex and made runnable; if it is held (the usual case: signalling
- * inside the critical section) the waiter is moved, still blocked, from
- * the condition's queue to the tail of the mutex's queue, and the unlock
- * that follows hands it the mutex.  Either way the waiter resumes owning
- * the mutex and signalling costs no extra switch.
+ * again on the mutex.  If the waiter's mutex is held (the usual case:
+ * signalling inside the critical section) the waiter is moved, still
+ * blocked, from the condition's queue to the tail of the mutex's queue,
+ * and an unlock wakes it from there as it wakes any mutex waiter.  If
+ * the mutex is free, the waiter is made runnable and takes the mutex
+ * when it runs.  Either way it competes for the mutex as a woken mutex
+ * waiter does: if another thread holds it by then, it waits first in
+ * line and the next unlock hands it over (mutex.c).  Robust, PI and
+ * protect mutexes are handed over at once, as their unlocks do.
  *
- *   cond queue ──signal──> mutex free?  yes: owner = waiter, RUNNABLE
+ *   cond queue ──signal──> mutex free?  yes: RUNNABLE, takes it when it runs
  *                                       no:  mutex queue (BLOCKED, GW_MUTEX)
+ *   mutex queue ──unlock──> RUNNABLE, takes it when it runs
  *   deadline / cancel ──> RUNNABLE without the mutex: re-acquire it first
  *
  * A process-shared condition, or a wait with a process-shared mutex,
@@ -92,11 +96,14 @@ hidden void __green_cond_signal(struct gcond *c, int n)
 	while (n-- && (t = __gq_pop(&c->q))) {
 		m = t->wait_aux;
 		if (t->heap_idx) __green_timer_del(t);
-		if (!m->owner && !(m->type & GM_NOTRECOVERABLE)) {
+		if (!m->owner && (m->type & GM_TRACKED) && !(m->type & GM_NOTRECOVERABLE)) {
 			__green_mutex_own(m, t);
 			__green_wake(t, 0);
 		} else if (!m->owner) {
-			__green_wake(t, 0);    /* the wait re-acquires: ENOTRECOVERABLE */
+			/* the wait re-acquires: it competes for the mutex as a
+			 * waiter woken by an unlock does (mutex.c), or learns
+			 * ENOTRECOVERABLE */
+			__green_wake(t, 0);
 		} else {
 			t->wait = GW_MUTEX;
 			t->wait_obj = m;
@@ -165,7 +172,7 @@ hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
 	self->wait_aux = m;
 	r = GREEN_CP_WAIT(1, __green_wait(&c->q, GW_COND, c, deadline));
 	self->wait_aux = 0;
-	if (m->owner != self) got = __green_mutex_acquire(m, GREEN_NO_DEADLINE);
+	if (m->owner != self) got = __green_mutex_acquire(m, GREEN_NO_DEADLINE, !r);
 	else got = m->type & GM_OWNERDEAD ? EOWNERDEAD : 0;
 	if (got != ENOTRECOVERABLE) m->count = count;
 	GREEN_LEAVE();

@@ -189,6 +189,8 @@ struct green_thread {
 	const void *wait_obj;
 	void *wait_aux;                /* cond wait: the mutex to re-acquire */
 	int wake;                      /* why the last wait ended: 0, ETIMEDOUT, EINTR, ECANCELED */
+	unsigned char mx_handoff;      /* queued for a mutex after losing it once: the next
+	                                  unlock hands it over (mutex.c) */
 
 	/* Queue links: a thread is on at most one queue (run or wait). */
 	struct green_thread *q_next, *q_prev;
@@ -316,6 +318,7 @@ hidden void __green_wake(struct green_thread *, int why);
 hidden void __green_wake_first(struct green_thread *, int why);   /* ahead of its level */
 hidden _Noreturn void __green_exit_switch(void);
 hidden int __green_wait(struct gq *, enum gwait, const void *obj, uint64_t deadline);
+hidden int __green_wait_first(struct gq *, enum gwait, const void *obj, uint64_t deadline);
 hidden void __green_unpreempted(void (*func)(void *), void *ctx);
 hidden void __green_deadlock(void);
 
@@ -323,6 +326,7 @@ hidden void __green_deadlock(void);
 
 /* ---- queue helpers (queue.c) */
 hidden void __gq_push(struct gq *, struct green_thread *);
+hidden void __gq_push_first(struct gq *, struct green_thread *);
 hidden struct green_thread *__gq_pop(struct gq *);
 hidden void __gq_remove(struct green_thread *);
 static inline int gq_empty(const struct gq *q) { return !q->head; }

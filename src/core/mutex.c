@@ -6,10 +6,31 @@
  * 0-1, robust 4, priority inheritance 8, process-shared 128) stays at
  * musl's offset, so C11 mtx_init and the attribute code keep working.
  *
- * Unlock hands the mutex straight to the first waiter: the waiter wakes
- * owning it and never retries.  Waiters queue by priority, FIFO within
- * a priority (queue.c), so contention is fair among equals at the price
- * of one switch per contended hand-off (measured in bench/).
+ * Unlock wakes the first waiter to compete for the mutex; it does not
+ * hand the mutex over.  Waiters queue by priority, FIFO within a
+ * priority (queue.c), and are woken in that order, one per unlock.  The
+ * mutex is free from the unlock on, so the thread that unlocked it, or
+ * any thread that runs before the woken one, may take it again: on one
+ * CPU the woken thread runs only when the queue reaches it, and a
+ * mutex handed to it would stay held, by nobody running, all that time
+ * (a lock convoy: a server's acceptor that takes its queue's mutex once
+ * per connection waited a whole run-queue cycle of busy workers for
+ * each one, docs/servers.md).  Barging has its own risk, starvation: a
+ * woken waiter that finds the mutex taken again goes back to the front
+ * of its level of the queue, marked mx_handoff, and the next unlock
+ * hands the mutex to it directly.  So a waiter loses at most one race
+ * per wait, and the order among waiters stays priority, then FIFO.
+ *
+ *     state of waiter W            event                    next state
+ *     queued                       unlock, W first          woken (mutex free)
+ *     woken (mutex free)           W runs, mutex free       owner
+ *     woken (mutex free)           W runs, mutex held       queued first, mx_handoff
+ *     queued first, mx_handoff     unlock, W first          owner (handed over)
+ *
+ * Robust, priority-inheritance and priority-protect mutexes (GM_TRACKED)
+ * keep the hand-off on every unlock: their owner is bookkept (the held
+ * list, the boosts, owner-dead) and must never be a thread that has not
+ * run to take it.
  *
  * Robust mutexes: each thread keeps the robust, priority-inheritance and
  * priority-protect mutexes it holds on a list (mheld, linked through gmutex.next).  When
@@ -133,41 +154,62 @@ static int state(struct gmutex *g)
 
 /* Inside GREEN_ENTER: take a free mutex or queue for it.  Returns 0 or
  * EOWNERDEAD when the caller owns it, or the error of the wait
- * (ETIMEDOUT, ENOTRECOVERABLE).
+ * (ETIMEDOUT, ENOTRECOVERABLE).  woken: the caller was just woken to
+ * compete for g (by an unlock, or by a condition's signal), so if g is
+ * held again it waits first in line, for a hand-off.
  *
  * A signal handler run while the caller waits takes it off the queue
  * (signal.c); the mutex may have been unlocked meanwhile with nobody to
  * hand it to, so every pass looks again before it queues.  A deadline
  * that passed while the handler ran is no failure if the mutex is free
  * (POSIX: a timed lock that can be taken at once never times out). */
-hidden int __green_mutex_acquire(struct gmutex *g, uint64_t deadline)
+hidden int __green_mutex_acquire(struct gmutex *g, uint64_t deadline, int woken)
 {
 	struct green_thread *self = __green_cur;
 	int r;
 
 	for (;;) {
-		if (g->type & GM_NOTRECOVERABLE) return ENOTRECOVERABLE;
+		if (g->type & GM_NOTRECOVERABLE) {
+			r = ENOTRECOVERABLE;
+			break;
+		}
 		if (!g->owner) {
 			__green_mutex_own(g, self);
-			return state(g);
+			r = state(g);
+			break;
 		}
 		__green_pi_boost(g, self);
-		r = __green_wait(&g->q, GW_MUTEX, g, deadline);
-		if (!r && g->owner == self) return state(g);
-		if (r && r != EINTR && (r != ETIMEDOUT || g->owner)) return r;
-		/* a signal, a timeout on a free mutex, or woken not owning it */
+		self->mx_handoff = woken;
+		r = woken ? __green_wait_first(&g->q, GW_MUTEX, g, deadline)
+		          : __green_wait(&g->q, GW_MUTEX, g, deadline);
+		self->mx_handoff = 0;
+		if (!r && g->owner == self) {
+			r = state(g);
+			break;
+		}
+		if (r && r != EINTR && (r != ETIMEDOUT || g->owner)) break;
+		/* woken to compete (r == 0), a signal, or a timeout on a
+		 * free mutex */
+		woken = !r;
 	}
+	return r;
 }
 
-/* Inside GREEN_ENTER: give the mutex to the first waiter, or free it. */
+/* Inside GREEN_ENTER: wake the first waiter to compete for the mutex,
+ * now free, or hand it over (see the top); free it if nobody waits. */
 hidden void __green_mutex_release(struct gmutex *g)
 {
 	struct green_thread *o = g->owner, *t;
 
 	if (o && (g->type & GM_TRACKED)) held_del(g, o);
 	t = __gq_pop(&g->q);
-	__green_mutex_own(g, t);
-	if (t) __green_wake(t, 0);
+	if (t && !t->mx_handoff && !(g->type & GM_TRACKED)) {
+		g->owner = 0;
+		__green_wake(t, 0);
+	} else {
+		__green_mutex_own(g, t);
+		if (t) __green_wake(t, 0);
+	}
 	if (o && (g->type & (GM_PI | GM_PROTECT))) __green_mutex_reboost(o);
 }
 
@@ -223,7 +265,7 @@ static int lock(struct gmutex *g, clockid_t clk, const struct timespec *at, int 
 	if ((g->type & GM_PROTECT) && above_ceiling(g, self)) return EINVAL;
 	GREEN_ENTER();
 	if (!g->owner || (g->type & GM_NOTRECOVERABLE)) {
-		r = __green_mutex_acquire(g, GREEN_NO_DEADLINE);   /* does not wait */
+		r = __green_mutex_acquire(g, GREEN_NO_DEADLINE, 0);   /* does not wait */
 		GREEN_LEAVE();
 		return r;
 	}
@@ -253,7 +295,7 @@ static int lock(struct gmutex *g, clockid_t clk, const struct timespec *at, int 
 			return err;
 		}
 	}
-	r = __green_mutex_acquire(g, deadline);
+	r = __green_mutex_acquire(g, deadline, 0);
 	GREEN_LEAVE();
 	return r;
 }

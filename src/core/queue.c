@@ -30,6 +30,23 @@ hidden void __gq_push(struct gq *q, struct green_thread *t)
 	else q->head = t;
 }
 
+/* t joins q ahead of the threads of its own level (behind higher ones):
+ * a mutex waiter that was woken and lost the mutex goes back first. */
+hidden void __gq_push_first(struct gq *q, struct green_thread *t)
+{
+	int l = green_level(t);
+	struct green_thread *n = q->head;
+
+	while (n && green_level(n) > l) n = n->q_next;
+	t->q = q;
+	t->q_next = n;
+	t->q_prev = n ? n->q_prev : q->tail;
+	if (t->q_prev) t->q_prev->q_next = t;
+	else q->head = t;
+	if (n) n->q_prev = t;
+	else q->tail = t;
+}
+
 /* The first waiter, off the queue.  A fork child's queues may still hold
  * the parent's other threads, which do not exist there (fork.c: magic
  * 0): they are dropped, never returned. */

@@ -194,7 +194,7 @@ hidden int __green_block(void)
  * own __green_cancel_point and this section (a tick let the canceller
  * run) would otherwise wait as long as the wait lasts, forever for a join.
  */
-hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t deadline)
+static int wait_on(struct gq *q, int first, enum gwait kind, const void *obj, uint64_t deadline)
 {
 	struct green_thread *self = __green_cur;
 
@@ -203,9 +203,21 @@ hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t
 	self->wake = 0;
 	self->wait = kind;
 	self->wait_obj = obj;
-	if (q) __gq_push(q, self);
+	if (q && first) __gq_push_first(q, self);
+	else if (q) __gq_push(q, self);
 	if (deadline != GREEN_NO_DEADLINE) __green_timer_add(self, deadline);
 	return __green_block();
+}
+
+hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t deadline)
+{
+	return wait_on(q, 0, kind, obj, deadline);
+}
+
+/* The same, queued ahead of the waiters of the caller's own level. */
+hidden int __green_wait_first(struct gq *q, enum gwait kind, const void *obj, uint64_t deadline)
+{
+	return wait_on(q, 1, kind, obj, deadline);
 }
 
 /* func(ctx) with no other thread run meanwhile (synccall.c) */

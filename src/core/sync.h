@@ -54,7 +54,7 @@ struct gpmutex {
 	void *volatile next;          /* the owner process's robust list */
 };
 
-hidden int __green_mutex_acquire(struct gmutex *, uint64_t deadline);
+hidden int __green_mutex_acquire(struct gmutex *, uint64_t deadline, int woken);
 hidden void __green_mutex_release(struct gmutex *);
 hidden void __green_mutex_own(struct gmutex *, struct green_thread *);
 hidden void __green_pi_boost(struct gmutex *, struct green_thread *waiter);
