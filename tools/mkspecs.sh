@@ -35,10 +35,18 @@ fi
 # Green mode wraps clock_gettime and clock_getres too (green threads'
 # CPU-time clocks: src/stubs/clock_gettime.c) and the timer_* calls
 # (SIGEV_THREAD timers: src/stubs/timer_create.c).
+# On a 32-bit port musl's <time.h> redirects the four that take a struct
+# timespec to their 64-bit-time symbols, which every call then names:
+# those are wrapped instead (GREEN_WRAP_T64 in src/core/green.h).
 case $4 in
 green) m=1 gdbobj=" $3/green-gdb.o"
-	wraps=" --wrap=clock_gettime --wrap=clock_getres"
-	for f in create delete settime gettime getoverrun; do wraps="$wraps --wrap=timer_$f"; done ;;
+	if grep -q '_REDIR_TIME64 1' "$2/bits/alltypes.h" 2>/dev/null; then
+		wraps=" --wrap=__clock_gettime64 --wrap=__clock_getres_time64"
+		wraps="$wraps --wrap=__timer_settime64 --wrap=__timer_gettime64"
+	else
+		wraps=" --wrap=clock_gettime --wrap=clock_getres --wrap=timer_settime --wrap=timer_gettime"
+	fi
+	for f in create delete getoverrun; do wraps="$wraps --wrap=timer_$f"; done ;;
 *) m=0 gdbobj= wraps= ;;
 esac
 cat <<SPECS

@@ -8,13 +8,13 @@
 #include <errno.h>
 #include "green.h"
 
-int __real_clock_getres(clockid_t, struct timespec *);
+int GREEN_REAL_T64(clock_getres, __clock_getres_time64)(clockid_t, struct timespec *);
 
-int __wrap_clock_getres(clockid_t clk, struct timespec *ts)
+int GREEN_WRAP_T64(clock_getres, __clock_getres_time64)(clockid_t clk, struct timespec *ts)
 {
 	switch (__green_cpu_clock(clk, 0)) {
 	case 0:
-		return __real_clock_getres(clk, ts);
+		return GREEN_REAL_T64(clock_getres, __clock_getres_time64)(clk, ts);
 	case 1:
 		if (ts) *ts = (struct timespec){ 0, 1 };
 		return 0;

@@ -3,21 +3,22 @@
  * threads (CLOCK_THREAD_CPUTIME_ID and pthread_getcpuclockid's ids:
  * src/core/cputime.c); every other clock is musl's.  musl's member stays
  * (its vDSO lookup is static to it): green-cc links green mode with
- * --wrap=clock_gettime (tools/mkspecs.sh), so the program's calls come
+ * --wrap=clock_gettime (tools/mkspecs.sh; --wrap=__clock_gettime64 on
+ * 32-bit ports, GREEN_WRAP_T64 in green.h), so the program's calls come
  * here first; musl's own callers use __clock_gettime and are unaffected.
  */
 #include <time.h>
 #include <errno.h>
 #include "green.h"
 
-int __real_clock_gettime(clockid_t, struct timespec *);
+int GREEN_REAL_T64(clock_gettime, __clock_gettime64)(clockid_t, struct timespec *);
 
-int __wrap_clock_gettime(clockid_t clk, struct timespec *ts)
+int GREEN_WRAP_T64(clock_gettime, __clock_gettime64)(clockid_t clk, struct timespec *ts)
 {
 	uint64_t ns;
 	switch (__green_cpu_clock(clk, &ns)) {
 	case 0:
-		return __real_clock_gettime(clk, ts);
+		return GREEN_REAL_T64(clock_gettime, __clock_gettime64)(clk, ts);
 	case 1:
 		ts->tv_sec = ns / 1000000000u;
 		ts->tv_nsec = ns % 1000000000u;

@@ -1,6 +1,7 @@
 /*
  * timer_gettime — the time to a timer's next expiry and its period.
- * green-cc links green mode with --wrap=timer_gettime (tools/mkspecs.sh):
+ * green-cc links green mode with --wrap=timer_gettime (tools/mkspecs.sh;
+ * --wrap=__timer_gettime64 on 32-bit ports, GREEN_WRAP_T64 in green.h):
  * green's SIGEV_THREAD timers (src/core/posix_timer.c) are handled
  * here, kernel timers by musl's timer_gettime.
  */
@@ -9,12 +10,12 @@
 #include <signal.h>
 #include "green.h"
 
-int __real_timer_gettime(timer_t, struct itimerspec *);
+int GREEN_REAL_T64(timer_gettime, __timer_gettime64)(timer_t, struct itimerspec *);
 
-int __wrap_timer_gettime(timer_t id, struct itimerspec *v)
+int GREEN_WRAP_T64(timer_gettime, __timer_gettime64)(timer_t id, struct itimerspec *v)
 {
 	int r;
-	if (!green_timer_id(id)) return __real_timer_gettime(id, v);
+	if (!green_timer_id(id)) return GREEN_REAL_T64(timer_gettime, __timer_gettime64)(id, v);
 	if ((r = __green_timer_gettime(id, v))) {
 		errno = r;
 		return -1;
