@@ -19,7 +19,9 @@ src=$(cd "$(dirname "$0")" && pwd)
 build() {   # build BINARY SOURCE FLAGS...
 	b=$1 s=$2
 	shift 2
-	[ -x "$b" ] && [ ! "$src/$s" -nt "$b" ] && [ ! "$src/../tests/prog/echo.c" -nt "$b" ] && return 0
+	lib=$(dirname "$cc")/../lib
+	[ -x "$b" ] && [ ! "$src/$s" -nt "$b" ] && [ ! "$src/../tests/prog/echo.c" -nt "$b" ] &&
+		[ ! "$lib/green/libc.a" -nt "$b" ] && [ ! "$lib/1to1/libc.a" -nt "$b" ] && return 0
 	"$cc" "$@" -O2 -Wall -o "$b" "$src/$s"
 }
 build "$out/echo-green" echo.c

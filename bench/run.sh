@@ -41,9 +41,10 @@ mkdir -p "$raw"
 
 srcs="common.c micro.c system.c workloads.c pshared.c"
 deps="bench.h $srcs"
-newer() {   # newer BINARY: is any source newer than BINARY (or is it missing)?
+newer() {   # newer BINARY: is any source, or a libc it links, newer than BINARY (or is it missing)?
 	[ -x "$1" ] || return 0
 	for f in $deps; do [ "$srcdir/bench/$f" -nt "$1" ] && return 0; done
+	for f in "$builddir"/lib/green/libc.a "$builddir"/lib/1to1/libc.a; do [ "$f" -nt "$1" ] && return 0; done
 	return 1
 }
 cflags="-O2 -Wall"
