@@ -282,6 +282,28 @@ START_TEST(unlock_wakes_then_hands_over)
 }
 END_TEST
 
+/* But a waiter of a higher priority than the unlocking thread gets the
+ * mutex first: its wake preempts the unlocker at the end of the unlock
+ * (runq.h), so it runs and takes the free mutex before the unlocker can
+ * take it back. */
+START_TEST(higher_priority_waiter_first)
+{
+	pthread_t t;
+	int r;
+
+	w_arrived = w_got = 0;
+	pthread_mutex_lock(&wm);
+	t = spawn_prio(w_waiter, SCHED_FIFO, 10, 0);       /* runs and queues on wm */
+	ck_assert_int_eq(__atomic_load_n(&w_arrived, __ATOMIC_ACQUIRE), 1);
+	pthread_mutex_unlock(&wm);
+	r = pthread_mutex_trylock(&wm);
+	ck_assert_msg(__atomic_load_n(&w_got, __ATOMIC_ACQUIRE) == 1,
+	              "the unlocker took the mutex back (trylock %d) before its higher-priority waiter", r);
+	if (!r) pthread_mutex_unlock(&wm);
+	JOIN(t, 0);
+}
+END_TEST
+
 /* ---- refused attributes */
 
 /* Robust, priority-inheritance and process-shared mutexes are accepted
@@ -368,6 +390,7 @@ Suite *suite_mutex(void)
 		/* the exact order needs no preemption between ticket and lock */
 		if (cooperative()) tcase_add_test(tc, fifo_wake_order);
 		if (cooperative()) tcase_add_test(tc, unlock_wakes_then_hands_over);
+		if (cooperative()) tcase_add_test(tc, higher_priority_waiter_first);
 		if (forking())
 			tcase_add_test_raise_signal(tc, normal_relock_deadlocks, SIGABRT);
 	}
