@@ -15,12 +15,9 @@
  */
 #include "runq.h"
 
-hidden void __gq_push(struct gq *q, struct green_thread *t)
+/* t into q right after p (at the head when p is null). */
+static void insert_after(struct gq *q, struct green_thread *p, struct green_thread *t)
 {
-	int l = green_level(t);
-	struct green_thread *p = q->tail;
-
-	while (p && green_level(p) < l) p = p->q_prev;
 	t->q = q;
 	t->q_prev = p;
 	t->q_next = p ? p->q_next : q->head;
@@ -28,6 +25,15 @@ hidden void __gq_push(struct gq *q, struct green_thread *t)
 	else q->tail = t;
 	if (p) p->q_next = t;
 	else q->head = t;
+}
+
+hidden void __gq_push(struct gq *q, struct green_thread *t)
+{
+	int l = green_level(t);
+	struct green_thread *p = q->tail;
+
+	while (p && green_level(p) < l) p = p->q_prev;
+	insert_after(q, p, t);
 }
 
 /* t joins q ahead of the threads of its own level (behind higher ones):
@@ -38,13 +44,7 @@ hidden void __gq_push_first(struct gq *q, struct green_thread *t)
 	struct green_thread *n = q->head;
 
 	while (n && green_level(n) > l) n = n->q_next;
-	t->q = q;
-	t->q_next = n;
-	t->q_prev = n ? n->q_prev : q->tail;
-	if (t->q_prev) t->q_prev->q_next = t;
-	else q->head = t;
-	if (n) n->q_prev = t;
-	else q->tail = t;
+	insert_after(q, n ? n->q_prev : q->tail, t);
 }
 
 /* The first waiter, off the queue.  A fork child's queues may still hold

@@ -71,13 +71,18 @@ static int pwriter_is_me(struct gprw *p, int pid)
 	return p->lk == PRW_WRITER && p->wpid == pid && p->wid == (int)__green_cur->id;
 }
 
-/* One try at the lock word: 1 if taken, 0 if held, -1 if it changed under
- * us (look again). */
-static int ptake(struct gprw *p, int wr, int pid)
+/* Take the lock if the word allows it: 1, or 0 with the word that
+ * refused in *seen (what a wait on the word then waits to change). */
+static int ptake(struct gprw *p, int wr, int pid, int *seen)
 {
-	int v = p->lk;
-	if (!(wr ? v == 0 : v >= 0 && v < INT_MAX - 1)) return 0;
-	if (__sync_val_compare_and_swap(&p->lk, v, wr ? PRW_WRITER : v + 1) != v) return -1;
+	int v;
+	do {
+		v = p->lk;
+		if (!(wr ? v == 0 : v >= 0 && v < INT_MAX - 1)) {
+			*seen = v;
+			return 0;
+		}
+	} while (__sync_val_compare_and_swap(&p->lk, v, wr ? PRW_WRITER : v + 1) != v);
 	if (wr) {
 		p->wpid = pid;
 		p->wid = __green_cur->id;
@@ -96,32 +101,25 @@ static int plock(pthread_rwlock_t *l, int wr, clockid_t clk, const struct timesp
 	struct gprw *p = P(l);
 	uint64_t deadline = GREEN_NO_DEADLINE;
 	unsigned step = 0;
-	int pid = __green_pshared_pid(), v, r, err;
+	int pid = __green_pshared_pid(), v, r = 0, err;
 
 	if (pwriter_is_me(p, pid)) return EDEADLK;
-	while ((r = ptake(p, wr, pid)) < 0) {}
-	if (r) return 0;
+	if (ptake(p, wr, pid, &v)) return 0;
 	if (try) return EBUSY;
 	if (at) {
 		deadline = __green_deadline(clk, at, &err);
 		if (err) return err;
 	}
 	__sync_fetch_and_add(&p->nwait, 1);
-	for (;;) {
-		v = p->lk;
-		if ((r = ptake(p, wr, pid))) {
-			if (r > 0) break;
-			continue;
-		}
+	while (!ptake(p, wr, pid, &v)) {
 		if (__green_pshared_wait(&p->lk, v, deadline, GW_RWLOCK, p, &step) == ETIMEDOUT) {
 			/* the last look, as the unshared lock makes at its deadline */
-			while ((r = ptake(p, wr, pid)) < 0) {}
-			r = r ? 0 : ETIMEDOUT;
+			r = ptake(p, wr, pid, &v) ? 0 : ETIMEDOUT;
 			break;
 		}
 	}
 	__sync_fetch_and_sub(&p->nwait, 1);
-	return r > 0 ? 0 : r;
+	return r;
 }
 
 static int punlock(pthread_rwlock_t *l)
