@@ -59,8 +59,18 @@ shift $((OPTIND - 1))
 if [ -n "$RUN" ] && [ -z "${SOAK_MODES:-}" ] && [ "$R" = 1 ]; then
 	MODES=copied-q1,randq
 fi
-RUNNER=$B/tests/runner-green
+RUNNER=${SOAK_RUNNER:-$B/tests/runner-green}
 [ -x "$RUNNER" ] || { echo "soak.sh: $RUNNER not built (make check builds it)" >&2; exit 2; }
+if [ ! -x "$RUNNER-shared" ]; then
+	case ",$MODES," in
+	*,shared-q1,*)
+		if [ -n "${SOAK_MODES:-}" ]; then
+			echo "soak.sh: mode shared-q1 needs $RUNNER-shared, which this build has not" >&2
+			exit 2
+		fi
+		MODES=$(echo ",$MODES," | sed 's/,shared-q1,/,/; s/^,//; s/,$//') ;;
+	esac
+fi
 if [ -n "$RUN" ]; then
 	CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-6}
 	export CK_TIMEOUT_MULTIPLIER
