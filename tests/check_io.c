@@ -96,18 +96,23 @@ static void *reader(void *arg)
 	return DONE(w, read(w->fd, w->buf, sizeof w->buf));
 }
 
-START_TEST(read_pipe)
+/* A reader of rfd parks until main, having computed, writes to wfd. */
+static void read_released(int rfd, int wfd)
 {
-	struct waiter w = { .fn = reader };
-	int p[2];
-	ck_assert_int_eq(pipe(p), 0);
-	w.fd = p[0];
+	struct waiter w = { .fn = reader, .fd = rfd };
 	start(&w);
 	compute_while(&w);
-	ck_assert_int_eq(write(p[1], "hello", 5), 5);
+	ck_assert_int_eq(write(wfd, "hello", 5), 5);
 	finish(&w);
 	ck_assert_int_eq(w.result, 5);
 	ck_assert_int_eq(memcmp(w.buf, "hello", 5), 0);
+}
+
+START_TEST(read_pipe)
+{
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	read_released(p[0], p[1]);
 	close(p[0]);
 	close(p[1]);
 }
@@ -535,6 +540,70 @@ START_TEST(flags_unchanged)
 }
 END_TEST
 
+/* ---- read and write on sockets (green makes them recvfrom and sendto
+ * with MSG_DONTWAIT): what read and write do there, kept */
+
+static void *big_reader(void *arg)
+{
+	struct waiter *w = arg;
+	long got = 0, n;
+	char b[4096];
+	ENTER(w);
+	while ((n = read(w->fd, b, sizeof b)) > 0) got += n;
+	return DONE(w, got);
+}
+
+START_TEST(socket_read_write)
+{
+	struct waiter w = { .fn = big_reader };
+	int s[2], fl;
+	char b[16];
+	static char big[1 << 20];
+	void (*old)(int);
+
+	/* a stream socket: the reader parks until main writes */
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, s), 0);
+	read_released(s[0], s[1]);
+	/* a write larger than the socket's buffer is whole when it returns */
+	w.fd = s[0];
+	SPAWN(&w.t, w.fn, &w);
+	ck_assert_int_eq(write(s[1], big, sizeof big), (long)sizeof big);
+	close(s[1]);
+	finish(&w);
+	ck_assert_int_eq(w.result, (long)sizeof big);
+	ck_assert_int_eq(read(s[0], b, 1), 0);   /* end of stream */
+	close(s[0]);
+	/* the program's O_NONBLOCK still says EAGAIN; a closed peer EPIPE */
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, s), 0);
+	fl = fcntl(s[0], F_GETFL);
+	ck_assert_int_eq(fcntl(s[0], F_SETFL, fl | O_NONBLOCK), 0);
+	errno = 0;
+	ck_assert_int_eq(read(s[0], b, 1), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	close(s[0]);
+	old = signal(SIGPIPE, SIG_IGN);
+	errno = 0;
+	ck_assert_int_eq(write(s[1], "x", 1), -1);
+	ck_assert_int_eq(errno, EPIPE);
+	signal(SIGPIPE, old);
+	close(s[1]);
+
+	/* datagrams: a zero-length read takes none, a short one truncates */
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, s), 0);
+	ck_assert_int_eq(write(s[1], "abc", 3), 3);
+	ck_assert_int_eq(write(s[1], "defgh", 5), 5);
+	ck_assert_int_eq(read(s[0], b, 0), 0);
+	ck_assert_int_eq(read(s[0], b, 2), 2);
+	ck_assert_int_eq(memcmp(b, "ab", 2), 0);
+	ck_assert_int_eq(read(s[0], b, sizeof b), 5);
+	ck_assert_int_eq(memcmp(b, "defgh", 5), 0);
+	ck_assert_int_eq(write(s[1], b, 0), 0);   /* an empty datagram */
+	ck_assert_int_eq(read(s[0], b, sizeof b), 0);
+	close(s[0]);
+	close(s[1]);
+}
+END_TEST
+
 /* ---- zero-timeout poll and select while another thread computes: the
  * time-slice ticks that land in them must not surface as EINTR (no
  * handler of the program's ran).  Half a second of probes. */
@@ -873,6 +942,7 @@ Suite *suite_io(void)
 	if (GREEN_MODE) tcase_add_test(tc, close_wakes);   /* 1:1 read keeps waiting */
 	tcase_add_test(tc, own_poll_select);
 	tcase_add_test(tc, flags_unchanged);
+	tcase_add_test(tc, socket_read_write);
 	if (GREEN_MODE) {
 		tcase_add_test(tc, epoll_large_set);
 		tcase_add_test(tc, epoll_big_fds);

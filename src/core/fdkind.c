@@ -13,7 +13,10 @@
  * other character device, eventfd, ...) may wait, and takes the
  * non-blocking path; those of them that refuse RWF_NOWAIT (FIFOs,
  * terminals) are remembered, so that later calls go to the readiness
- * check at once.
+ * check at once.  A socket is known as one: its plain read and write
+ * are made as recvfrom and sendto with MSG_DONTWAIT (src/sysio/dispatch.c),
+ * the same call for a socket without the vector the RWF_NOWAIT forms
+ * make the kernel copy in and check.
  *
  * The kind is learnt at the first read or write through green, by one
  * fstat per descriptor lifetime, and forgotten when the number stops
@@ -34,7 +37,7 @@
 #include <sys/stat.h>
 #include "io.h"
 
-enum { UNKNOWN, NEVER_WAITS, WAITS, WAITS_NO_NOWAIT };
+enum { UNKNOWN, NEVER_WAITS, WAITS, WAITS_NO_NOWAIT, SOCKET };
 
 /* One byte per number up to the kernel's default limit (fs.nr_open);
  * only the pages of numbers in use are ever touched.  A number beyond
@@ -52,6 +55,7 @@ static int learn(int fd)
 	/* a bad descriptor stays unknown: the call itself reports it */
 	if (fstat(fd, &st)) k = UNKNOWN;
 	else if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode)) k = NEVER_WAITS;
+	else if (S_ISSOCK(st.st_mode)) k = SOCKET;
 	if ((unsigned)fd < KNOWN_MAX) {
 		kind[fd] = k;
 		if ((unsigned)fd >= known_end) known_end = fd + 1;
@@ -65,6 +69,12 @@ hidden int __green_fd_never_waits(int fd)
 	int k = (unsigned)fd < KNOWN_MAX ? kind[fd] : UNKNOWN;
 	if (k == UNKNOWN) k = learn(fd);
 	return k == NEVER_WAITS;
+}
+
+/* Known as a socket (after __green_fd_never_waits learnt the number). */
+hidden int __green_fd_is_socket(int fd)
+{
+	return (unsigned)fd < KNOWN_MAX && kind[fd] == SOCKET;
 }
 
 hidden int __green_fd_no_nowait(int fd)

@@ -377,6 +377,7 @@ hidden void __green_fd_closed(int fd);          /* wake its waiters with EBADF *
 /* ---- descriptor kinds (fdkind.c): learnt by fstat at the first read or
  * write, forgotten after whatever makes the numbers name something else */
 hidden int __green_fd_never_waits(int fd);      /* a regular file, block device or directory */
+hidden int __green_fd_is_socket(int fd);        /* known as a socket */
 hidden int __green_fd_no_nowait(int fd);        /* its kind refused RWF_NOWAIT before */
 hidden void __green_fd_refused_nowait(int fd);  /* remember that */
 hidden void __green_fd_forget(unsigned first, unsigned last);
