@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/socket.h>
@@ -540,6 +541,47 @@ START_TEST(flags_unchanged)
 }
 END_TEST
 
+/* ---- green learns once whether a descriptor is non-blocking, and
+ * again after any change of flags: through another number of the same
+ * file, by fcntl or ioctl, by the functions or syscall() */
+
+static void nonblock_seen(int r, int wr)
+{
+	int d = dup(r), on = 1, off = 0;
+	char b[8];
+
+	ck_assert_int_ge(d, 0);
+	read_released(d, wr);   /* both numbers learnt as blocking */
+	read_released(r, wr);
+	ck_assert_int_eq(fcntl(r, F_SETFL, fcntl(r, F_GETFL) | O_NONBLOCK), 0);
+	errno = 0;
+	ck_assert_int_eq(read(d, b, 1), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_int_eq(ioctl(d, FIONBIO, &off), 0);
+	read_released(r, wr);
+	ck_assert_int_eq(syscall(SYS_ioctl, r, FIONBIO, &on), 0);
+	errno = 0;
+	ck_assert_int_eq(read(d, b, 1), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_int_eq(syscall(SYS_fcntl, d, F_SETFL, fcntl(d, F_GETFL) & ~O_NONBLOCK), 0);
+	read_released(r, wr);
+	close(d);
+}
+
+START_TEST(nonblock_changes_seen)
+{
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	nonblock_seen(p[0], p[1]);
+	close(p[0]);
+	close(p[1]);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, p), 0);
+	nonblock_seen(p[0], p[1]);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
 /* ---- read and write on sockets (green makes them recvfrom and sendto
  * with MSG_DONTWAIT): what read and write do there, kept */
 
@@ -943,6 +985,7 @@ Suite *suite_io(void)
 	tcase_add_test(tc, own_poll_select);
 	tcase_add_test(tc, flags_unchanged);
 	tcase_add_test(tc, socket_read_write);
+	tcase_add_test(tc, nonblock_changes_seen);
 	if (GREEN_MODE) {
 		tcase_add_test(tc, epoll_large_set);
 		tcase_add_test(tc, epoll_big_fds);

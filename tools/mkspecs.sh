@@ -30,6 +30,9 @@ if [ $# -ge 6 ]; then
 	cxxinc="-isystem $5 -isystem $5/x86_64-linux-musl "
 	cxxlib=" -L$6"
 fi
+# Green mode wraps fcntl and ioctl: a change of a descriptor's flags
+# (F_SETFL, FIONBIO) makes green ask again which are non-blocking
+# (src/stubs/fcntl.c, ioctl.c).
 # Green mode also links green-gdb.o: the entry that has gdb load the
 # extension, and a reference to the layout table it reads (gdb/include.am).
 # Green mode wraps clock_gettime and clock_getres too (green threads'
@@ -46,7 +49,8 @@ green) m=1 gdbobj=" $3/green-gdb.o"
 	else
 		wraps=" --wrap=clock_gettime --wrap=clock_getres --wrap=timer_settime --wrap=timer_gettime"
 	fi
-	for f in create delete getoverrun; do wraps="$wraps --wrap=timer_$f"; done ;;
+	for f in create delete getoverrun; do wraps="$wraps --wrap=timer_$f"; done
+	wraps="$wraps --wrap=fcntl --wrap=ioctl" ;;
 *) m=0 gdbobj= wraps= ;;
 esac
 cat <<SPECS

@@ -27,6 +27,17 @@
  * forgotten at its last close.  A fork child inherits the table with the
  * descriptors; exec starts afresh.
  *
+ * Whether the program made the descriptor non-blocking (O_NONBLOCK) is
+ * known the same way: a call that would block asks F_GETFL once, and the
+ * answer holds until the number is forgotten, or until the program
+ * changes any descriptor's flags (fcntl F_SETFL, ioctl FIONBIO, through
+ * the functions or syscall(): src/stubs/fcntl.c, ioctl.c, syscall.c).
+ * Such a change forgets every number's answer at once, by a new era: the
+ * flag belongs to the open file, which other numbers (dup) may share.  A
+ * change made by another process to a file it shares is not seen: a
+ * thread that learnt "blocking" then waits where the kernel would say
+ * EAGAIN, the behaviour its program asked for itself.
+ *
  * Forgetting is always safe (it costs one fstat more); a number known as
  * a file while it names a pipe would block the process.  So fstat and
  * the store are one no-preempt section, where no other green thread can
@@ -34,6 +45,7 @@
  * close, so what another thread learns of a new descriptor in the
  * meantime is at worst forgotten once too often.
  */
+#include <fcntl.h>
 #include <sys/stat.h>
 #include "io.h"
 
@@ -45,6 +57,9 @@ enum { UNKNOWN, NEVER_WAITS, WAITS, WAITS_NO_NOWAIT, SOCKET };
 #define KNOWN_MAX (1u << 20)
 static unsigned char kind[KNOWN_MAX];
 static unsigned known_end;              /* above the highest number learnt */
+/* O_NONBLOCK as learnt in the current era: era << 1 | non-blocking, or
+ * anything of another era for "ask again" */
+static unsigned nonblock[KNOWN_MAX], era = 1;
 
 static int learn(int fd)
 {
@@ -87,9 +102,39 @@ hidden void __green_fd_refused_nowait(int fd)
 	if ((unsigned)fd < KNOWN_MAX && kind[fd] == WAITS) kind[fd] = WAITS_NO_NOWAIT;
 }
 
+/* Did the program make fd non-blocking?  (An error, EBADF, says no: the
+ * call that follows reports it.) */
+hidden int __green_fd_nonblocking(int fd)
+{
+	long fl;
+	int nb;
+
+	if ((unsigned)fd < KNOWN_MAX && nonblock[fd] >> 1 == era) return nonblock[fd] & 1;
+	/* no switch between the question and the store: a change of flags
+	 * made by another thread is before it or after it (a new era) */
+	GREEN_ENTER();
+	fl = __syscall(SYS_fcntl, fd, F_GETFL);
+	nb = fl >= 0 && (fl & O_NONBLOCK);
+	if (fl >= 0 && (unsigned)fd < KNOWN_MAX) {
+		nonblock[fd] = era << 1 | nb;
+		if ((unsigned)fd >= known_end) known_end = fd + 1;
+	}
+	GREEN_LEAVE();
+	return nb;
+}
+
+/* Some descriptor's flags changed (after the change): ask again. */
+hidden void __green_fd_flags_changed(void)
+{
+	if (++era < 1u << 31) return;
+	/* 2^31 changes: start the eras again, forgetting each answer */
+	era = 1;
+	for (unsigned fd = 0; fd < known_end; fd++) nonblock[fd] = 0;
+}
+
 hidden void __green_fd_forget(unsigned first, unsigned last)
 {
-	for (unsigned fd = first; fd < known_end && fd <= last; fd++) kind[fd] = UNKNOWN;
+	for (unsigned fd = first; fd < known_end && fd <= last; fd++) kind[fd] = UNKNOWN, nonblock[fd] = 0;
 	/* the epoll backend's registrations of these numbers go too (epoll.c) */
 	if (!green_active()) return;
 	GREEN_ENTER();

@@ -378,6 +378,8 @@ hidden void __green_fd_closed(int fd);          /* wake its waiters with EBADF *
  * write, forgotten after whatever makes the numbers name something else */
 hidden int __green_fd_never_waits(int fd);      /* a regular file, block device or directory */
 hidden int __green_fd_is_socket(int fd);        /* known as a socket */
+hidden int __green_fd_nonblocking(int fd);      /* the program made it O_NONBLOCK */
+hidden void __green_fd_flags_changed(void);     /* F_SETFL or FIONBIO on some descriptor */
 hidden int __green_fd_no_nowait(int fd);        /* its kind refused RWF_NOWAIT before */
 hidden void __green_fd_refused_nowait(int fd);  /* remember that */
 hidden void __green_fd_forget(unsigned first, unsigned last);

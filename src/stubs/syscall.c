@@ -5,11 +5,15 @@
  * Green's addition: when the call closed or replaced a descriptor number
  * behind libc's back — close, close_range (musl 1.2.3 has no function
  * for it), dup2 and dup3, and mq_close, which closes through here — what
- * green knew of that number is forgotten (src/core/fdkind.c).
+ * green knew of that number is forgotten; when it changed a descriptor's
+ * flags (fcntl F_SETFL, ioctl FIONBIO), green asks again whether
+ * descriptors are non-blocking (src/core/fdkind.c).
  */
 #define _BSD_SOURCE
 #include <unistd.h>
 #include <stdarg.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include "green.h"
 
 #undef syscall
@@ -25,6 +29,8 @@ static void renumbered(long n, long a, long b)
 	case SYS_dup2:
 #endif
 	case SYS_dup3: if (a != b) __green_fd_forget(b, b); break;
+	case SYS_fcntl: if (b == F_SETFL) __green_fd_flags_changed(); break;
+	case SYS_ioctl: if (b == FIONBIO) __green_fd_flags_changed(); break;
 	}
 }
 

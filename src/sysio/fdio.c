@@ -88,14 +88,14 @@ static long attempt(struct io *c, int *park)
 	if (r == -EOPNOTSUPP) {
 		GREEN_ENTER();
 		if (__sysio_fd_ready(c->fd, c->ev)) r = try_plain_small(c);
-		else if (__sysio_fd_nonblocking(c->fd)) r = -EAGAIN;
+		else if (__green_fd_nonblocking(c->fd)) r = -EAGAIN;
 		else *park = 1;
 		GREEN_LEAVE();
 		return r;
 	}
 	if (r != -EAGAIN) return r;
 	if (c->how == BY_FLAGS && (c->a[c->flag_arg] & MSG_DONTWAIT)) return r;
-	if (__sysio_fd_nonblocking(c->fd)) return r;
+	if (__green_fd_nonblocking(c->fd)) return r;
 	*park = 1;
 	return r;
 }

@@ -48,7 +48,7 @@ hidden long __sysio_mq(long nr, const long *a, int ev, int legacy, int cp)
 	int err = 0, w;
 	long r;
 
-	if (__sysio_fd_nonblocking(a[0])) return __syscall(nr, a[0], a[1], a[2], a[3], a[4]);
+	if (__green_fd_nonblocking(a[0])) return __syscall(nr, a[0], a[1], a[2], a[3], a[4]);
 	if (ts) dl = __green_deadline(CLOCK_REALTIME, ts, &err);
 	for (;;) {
 		r = __syscall(nr, a[0], a[1], a[2], a[3], &past);

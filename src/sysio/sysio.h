@@ -36,7 +36,6 @@ hidden long __sysio_waited(int r, int cp);
 hidden int __sysio_fd_wait(int fd, int ev, uint64_t deadline, enum gwait kind, int cp);
 hidden long __sysio_park_fd(int fd, int ev, uint64_t deadline, enum gwait kind, int cp);
 hidden long __sysio_park_retry(const void *obj, unsigned *step, uint64_t deadline, enum gwait kind, int cp);
-hidden int __sysio_fd_nonblocking(int fd);
 hidden int __sysio_fd_ready(int fd, int ev);
 
 /* fdio.c: how a call takes the non-blocking flag */

@@ -34,12 +34,6 @@ hidden long __sysio_park_retry(const void *obj, unsigned *step, uint64_t deadlin
 	return __sysio_waited(GREEN_CP_WAIT(cp, __green_retry_wait(kind, obj, step, deadline)), cp);
 }
 
-hidden int __sysio_fd_nonblocking(int fd)
-{
-	long fl = __syscall(SYS_fcntl, fd, F_GETFL);
-	return fl >= 0 && (fl & O_NONBLOCK);
-}
-
 hidden int __sysio_fd_ready(int fd, int ev)
 {
 	struct pollfd p = { fd, ev == GREEN_IN ? POLLIN : POLLOUT, 0 };

@@ -1,0 +1,25 @@
+/*
+ * ioctl — musl's, after which FIONBIO (O_NONBLOCK set or cleared) makes
+ * green ask again whether descriptors are non-blocking
+ * (src/core/fdkind.c).  Wrapped (tools/mkspecs.sh, green mode only), so
+ * every call, the libc's own included, comes here first.
+ */
+#include <sys/ioctl.h>
+#include <stdarg.h>
+#include "green.h"
+
+int __real_ioctl(int, int, ...);
+
+int __wrap_ioctl(int fd, int req, ...)
+{
+	void *arg;
+	va_list ap;
+	int r;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	r = __real_ioctl(fd, req, arg);
+	if (req == FIONBIO && r >= 0) __green_fd_flags_changed();
+	return r;
+}
