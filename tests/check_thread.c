@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
@@ -425,6 +426,43 @@ START_TEST(getattr_np)
 }
 END_TEST
 
+/* Separate stacks are coloured: the first frames of 64 live threads do
+ * not all lie at one offset within a page (src/core/stack.c), where
+ * they would share the same few cache sets.  64 hashed colours out of
+ * 64 give about 40 distinct ones; fewer than 16 means no colouring. */
+#define COLOURED 64
+static pthread_barrier_t colour_bar;
+
+static void *colour_body(void *arg)
+{
+	int here;
+	*(uintptr_t *)arg = (uintptr_t)&here;
+	pthread_barrier_wait(&colour_bar);   /* all alive: 64 mappings */
+	return 0;
+}
+
+START_TEST(stacks_coloured)
+{
+	pthread_t t[COLOURED];
+	uintptr_t local[COLOURED];
+	uint64_t seen = 0;
+	int distinct = 0;
+	const char *mode = getenv("GREEN_STACKS");
+
+	if (mode && !strcmp(mode, "copied")) return;   /* one region for all */
+	ck_assert_int_eq(pthread_barrier_init(&colour_bar, 0, COLOURED + 1), 0);
+	for (int i = 0; i < COLOURED; i++) SPAWN(&t[i], colour_body, &local[i]);
+	pthread_barrier_wait(&colour_bar);
+	for (int i = 0; i < COLOURED; i++) {
+		JOIN(t[i], 0);
+		seen |= (uint64_t)1 << (local[i] >> 6 & 63);
+	}
+	pthread_barrier_destroy(&colour_bar);
+	for (int c = 0; c < 64; c++) distinct += (int)(seen >> c & 1);
+	ck_assert_int_ge(distinct, 16);
+}
+END_TEST
+
 /* A thread runs on a stack the caller provides. */
 START_TEST(user_stack)
 {
@@ -675,6 +713,7 @@ Suite *suite_thread(void)
 		tcase_add_test(tc, process_sched);
 		tcase_add_loop_test(tc, getattr_np_echo, 0, 2);
 		tcase_add_test(tc, dead_handles_esrch);
+		tcase_add_test(tc, stacks_coloured);   /* musl's stacks are not */
 	}
 	if (cooperative()) tcase_add_test(tc, yield_alternates);
 	suite_add_tcase(s, tc);

@@ -19,6 +19,15 @@
  *
  * Each stack is registered with valgrind so memcheck follows switches.
  *
+ * Colour: the top of each mapping (TCB, descriptor, the stack's first
+ * frames) is moved down by a multiple of 64 bytes below one page, drawn
+ * from the mapping's address.  Without it every thread's descriptor and
+ * hot frames sit at the same offset in a page, so they all fall in the
+ * same few sets of the CPU's caches, and a thousand threads switching in
+ * turn evict one another from a cache with room for all of them
+ * (docs/stacks.md).  The mapping is one page larger, so the usable stack
+ * is never less than asked.
+ *
  * Overflow: the guard page below each stack makes an overflowing thread
  * fault.  A SIGSEGV handler on an alternate stack looks the fault address
  * up among the guard pages; if it is one, it names the thread and its
@@ -64,6 +73,16 @@ static size_t top_bytes(void)
 	       round64(sizeof(struct green_thread) + PTHREAD_KEYS_MAX * sizeof(void *));
 }
 
+#define COLOURS 64                      /* 64-byte lines in 4 KiB */
+
+/* Bytes below a mapping's top for its colour: a hash of its page number,
+ * so that mappings of any size and spacing spread over the colours. */
+static size_t colour(const void *base)
+{
+	uint32_t page = (uint32_t)((uintptr_t)base >> 12);
+	return (size_t)((page * 2654435761u) >> 26) * (4096 / COLOURS);
+}
+
 /* The descriptor, zeroed; t->tcb is left at the zeroed memory reserved
  * for the TCB (tls.c makes it). */
 static struct green_thread *carve(void *lo, size_t len)
@@ -86,7 +105,7 @@ hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *
 	unsigned vg_id = 0;
 	int i;
 
-	size = page_round(size + top_bytes());
+	size = page_round(size + top_bytes() + 4096 - 4096 / COLOURS);
 	guard = page_round(guard);
 	if (!size || size + guard < size) { *err = EINVAL; return 0; }
 	total = size + guard;
@@ -110,7 +129,7 @@ hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *
 		}
 		vg_id = GREEN_VG_STACK_REGISTER((char *)base + guard, (char *)base + total);
 	}
-	t = carve((char *)base + guard, size);
+	t = carve((char *)base + guard, size - colour(base));
 	t->map_base = base;
 	t->map_size = total;
 	t->guard_size = guard;
