@@ -159,8 +159,12 @@ static void *worker(void *arg)
 	return 0;
 }
 
-/* While one thread sleeps 200 ms another computes to the end.  Green:
- * the worker, which never yields, finished before the sleeper woke. */
+/* While one thread sleeps 200 ms another computes.  Green without
+ * ticks: the worker, which never yields, finished before the sleeper
+ * woke.  With ticks the sleeper is woken on time whether the worker is
+ * done or not (under valgrind on a loaded machine it was not: 407,369
+ * of 1,000,000), so only the worker's progress during the sleep is
+ * certain. */
 START_TEST(sleep_parks_caller)
 {
 	pthread_t s, w;
@@ -171,7 +175,8 @@ START_TEST(sleep_parks_caller)
 	JOIN(w, 0);
 	JOIN(s, 0);
 	ck_assert_int_eq(work_count, 1000000);
-	if (GREEN_MODE) ck_assert_int_eq(work_seen_by_sleeper, 1000000);
+	if (GREEN_MODE && !ticking()) ck_assert_int_eq(work_seen_by_sleeper, 1000000);
+	else if (GREEN_MODE) ck_assert_int_gt(work_seen_by_sleeper, 0);
 }
 END_TEST
 
