@@ -571,14 +571,12 @@ static void nonblock_seen(int r, int wr)
 START_TEST(nonblock_changes_seen)
 {
 	int p[2];
-	ck_assert_int_eq(pipe(p), 0);
-	nonblock_seen(p[0], p[1]);
-	close(p[0]);
-	close(p[1]);
-	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, p), 0);
-	nonblock_seen(p[0], p[1]);
-	close(p[0]);
-	close(p[1]);
+	for (int sock = 0; sock < 2; sock++) {   /* a pipe, then a socket */
+		ck_assert_int_eq(sock ? socketpair(AF_UNIX, SOCK_STREAM, 0, p) : pipe(p), 0);
+		nonblock_seen(p[0], p[1]);
+		close(p[0]);
+		close(p[1]);
+	}
 }
 END_TEST
 
