@@ -644,6 +644,74 @@ START_TEST(socket_read_write)
 }
 END_TEST
 
+/* ---- a read that waits first (src/core/fdkind.c: after reads of a
+ * descriptor found nothing twice, its reads wait for readiness before
+ * trying) still gets data that is already there.  The reader echoes
+ * each byte on an acknowledgement socket.  First one byte at a time,
+ * main waiting for each acknowledgement, so each of the reader's reads
+ * finds nothing first; then two bytes at once, the second there before
+ * the reader reads it, while main looks for the acknowledgements
+ * without ever waiting: only a tick's look at the descriptors can let
+ * the reader have it.  More
+ * rounds than one cycle of the guesses' probes.  A read that waited
+ * first without its descriptor watched would hang here. */
+static void *ack_reader(void *arg)
+{
+	int *s = arg;
+	char c;
+	long n = 0;
+	while (read(s[0], &c, 1) == 1) {
+		if (c != (char)n++ || write(s[1], &c, 1) != 1) return (void *)-1L;
+	}
+	return (void *)n;
+}
+
+START_TEST(guessed_read_finds_data)
+{
+	int d[2], a[2], s[2];
+	char c, pair[2];
+	pthread_t t;
+	void *res;
+	int n = 0;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, d), 0);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, a), 0);
+	s[0] = d[0], s[1] = a[1];
+	SPAWN(&t, ack_reader, s);
+	for (; n < 8; n++) {
+		c = n;
+		ck_assert_int_eq(write(d[1], &c, 1), 1);
+		ck_assert_int_eq(read(a[0], &c, 1), 1);
+		ck_assert_int_eq(c, (char)n);
+	}
+	for (int round = 0; ticking() && round < 20; round++, n += 2) {
+		int fl = fcntl(a[0], F_GETFL);
+		uint64_t give_up = now_ns() + 20000000000ull;
+		pair[0] = n, pair[1] = n + 1;
+		ck_assert_int_eq(write(d[1], pair, 2), 2);
+		/* both acknowledgements, looked for without waiting */
+		ck_assert_int_eq(fcntl(a[0], F_SETFL, fl | O_NONBLOCK), 0);
+		for (int got = 0; got < 2;) {
+			if (read(a[0], &c, 1) == 1) {
+				ck_assert_int_eq(c, (char)(n + got));
+				got++;
+				continue;
+			}
+			ck_assert_int_eq(errno, EAGAIN);
+			for (volatile int spin = 0; spin < 100000; spin++) {}
+			ck_assert_msg(now_ns() < give_up, "round %d: %d of 2 bytes came back", round, got);
+		}
+		ck_assert_int_eq(fcntl(a[0], F_SETFL, fl), 0);
+	}
+	close(d[1]);
+	JOIN(t, &res);
+	ck_assert_int_eq((long)res, n);
+	close(d[0]);
+	close(a[0]);
+	close(a[1]);
+}
+END_TEST
+
 /* ---- zero-timeout poll and select while another thread computes: the
  * time-slice ticks that land in them must not surface as EINTR (no
  * handler of the program's ran).  Half a second of probes. */
@@ -984,6 +1052,7 @@ Suite *suite_io(void)
 	tcase_add_test(tc, flags_unchanged);
 	tcase_add_test(tc, socket_read_write);
 	tcase_add_test(tc, nonblock_changes_seen);
+	tcase_add_test(tc, guessed_read_finds_data);
 	if (GREEN_MODE) {
 		tcase_add_test(tc, epoll_large_set);
 		tcase_add_test(tc, epoll_big_fds);

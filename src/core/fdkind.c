@@ -38,6 +38,21 @@
  * thread that learnt "blocking" then waits where the kernel would say
  * EAGAIN, the behaviour its program asked for itself.
  *
+ * Whether a read is likely to find nothing.  A connection thread that
+ * has just answered reads again at once, and the other party has not
+ * had time to speak: the read's non-blocking attempt is a system call
+ * that answers EAGAIN, before the wait.  After MISS_TRUST such first
+ * attempts in a row on a number, its blocking reads wait for readiness
+ * first, as an event loop reads only what epoll reported, and try when
+ * woken.  One read in PROBE_EVERY still tries first, so a descriptor
+ * whose data is usually there (a pipelining client, a file-like
+ * device) is found out and tried first again.  A wrong guess costs the
+ * thread no more than data arriving just after its attempt would: it
+ * runs when the next idle wait or tick finds the descriptor ready, so
+ * guesses are made only while ticks may run (GREEN_QUANTUM_MS not 0;
+ * cooperative scheduling has no tick to bound them).  The streak is
+ * forgotten with the number.
+ *
  * Forgetting is always safe (it costs one fstat more); a number known as
  * a file while it names a pipe would block the process.  So fstat and
  * the store are one no-preempt section, where no other green thread can
@@ -60,6 +75,11 @@ static unsigned known_end;              /* above the highest number learnt */
 /* O_NONBLOCK as learnt in the current era: era << 1 | non-blocking, or
  * anything of another era for "ask again" */
 static unsigned nonblock[KNOWN_MAX], era = 1;
+/* reads' first attempts that found nothing, in a row: below MISS_TRUST
+ * a count; from it, reads wait first and count up to the next probe */
+#define MISS_TRUST 2
+#define PROBE_EVERY 16
+static unsigned char miss[KNOWN_MAX];
 
 static int learn(int fd)
 {
@@ -123,6 +143,26 @@ hidden int __green_fd_nonblocking(int fd)
 	return nb;
 }
 
+/* Should a blocking read of fd wait for readiness before it tries? */
+hidden int __green_fd_read_waits_first(int fd)
+{
+	unsigned char *m = (unsigned)fd < KNOWN_MAX ? &miss[fd] : 0;
+
+	if (!m || *m < MISS_TRUST || !__green_config.quantum_us) return 0;
+	if (++*m < MISS_TRUST + PROBE_EVERY) return 1;
+	*m = MISS_TRUST - 1;   /* the probe: its result decides (below) */
+	return 0;
+}
+
+/* A read's first attempt found nothing (empty) or something. */
+hidden void __green_fd_read_tried(int fd, int empty)
+{
+	if ((unsigned)fd >= KNOWN_MAX) return;
+	if ((unsigned)fd >= known_end) known_end = fd + 1;
+	if (!empty) miss[fd] = 0;
+	else if (miss[fd] < MISS_TRUST) miss[fd]++;
+}
+
 /* Some descriptor's flags changed (after the change): ask again. */
 hidden void __green_fd_flags_changed(void)
 {
@@ -134,7 +174,7 @@ hidden void __green_fd_flags_changed(void)
 
 hidden void __green_fd_forget(unsigned first, unsigned last)
 {
-	for (unsigned fd = first; fd < known_end && fd <= last; fd++) kind[fd] = UNKNOWN, nonblock[fd] = 0;
+	for (unsigned fd = first; fd < known_end && fd <= last; fd++) kind[fd] = UNKNOWN, nonblock[fd] = 0, miss[fd] = 0;
 	/* the epoll backend's registrations of these numbers go too (epoll.c) */
 	if (!green_active()) return;
 	GREEN_ENTER();

@@ -383,6 +383,8 @@ hidden void __green_fd_flags_changed(void);     /* F_SETFL or FIONBIO on some de
 hidden int __green_fd_no_nowait(int fd);        /* its kind refused RWF_NOWAIT before */
 hidden void __green_fd_refused_nowait(int fd);  /* remember that */
 hidden void __green_fd_forget(unsigned first, unsigned last);
+hidden int __green_fd_read_waits_first(int fd);  /* its reads found nothing lately */
+hidden void __green_fd_read_tried(int fd, int empty);
 
 /* ---- signals (signal.c)
  * A wait ended with EINTR because a handler ran: should the interrupted

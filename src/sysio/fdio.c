@@ -123,13 +123,28 @@ static int advance(struct io *c, long n)
 	return c->cnt != 0;
 }
 
+/* A read whose first attempt may be guessed (fdkind.c), unless the
+ * program made the descriptor non-blocking (asked only then: the
+ * answer is known by the time reads have found nothing). */
+static int may_guess(const struct io *c)
+{
+	if (c->ev != GREEN_IN || c->how == BY_READY) return 0;
+	return c->how != BY_FLAGS || !(c->a[c->flag_arg] & MSG_DONTWAIT);
+}
+
 static long do_io(struct io *c, int cp)
 {
-	long r, done = 0;
-	int park;
+	long r = -EAGAIN, done = 0;
+	int park, guess = may_guess(c);
 
 	for (;;) {
-		r = attempt(c, &park);
+		if (guess && __green_fd_read_waits_first(c->fd) && !__green_fd_nonblocking(c->fd)) {
+			park = 1;     /* as an attempt that found nothing */
+		} else {
+			r = attempt(c, &park);
+			if (guess) __green_fd_read_tried(c->fd, park);
+		}
+		guess = 0;    /* a woken read always tries */
 		if (park) {
 			if (!(r = __sysio_park_fd(c->fd, c->ev, GREEN_NO_DEADLINE, GW_FD, cp))) continue;
 			return done ? done : r;
