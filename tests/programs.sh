@@ -93,6 +93,16 @@ check_overflow() {
 }
 run "$P/overflow-green"
 check_overflow overflow-green
+# any other fault of a thread's: named too
+run "$P/overflow-green" wild
+if expect_status "overflow-green wild" 139; then
+	if grep -q '"deep-diver".*received SIGSEGV (fault at 0x10' "$T/err"; then
+		pass "overflow-green wild: the faulting thread is named"
+	else
+		fail "overflow-green wild: no 'received SIGSEGV' line naming the thread"
+		sed 's/^/    | /' "$T/err"
+	fi
+fi
 
 # ---- exitmain: returning from main ends the process, blocked threads or not
 for m in green 1to1; do

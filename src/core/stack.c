@@ -31,7 +31,8 @@
  * Overflow: the guard page below each stack makes an overflowing thread
  * fault.  A SIGSEGV handler on an alternate stack looks the fault address
  * up among the guard pages; if it is one, it names the thread and its
- * stack size on stderr before the process dies of the SIGSEGV.
+ * stack size on stderr before the process dies of the SIGSEGV.  Any
+ * other fault that nothing catches names the faulting thread too.
  */
 #include <sys/mman.h>
 #include <signal.h>
@@ -199,6 +200,7 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 	char *a = si->si_addr;
 	struct green_thread *t;
 	char buf[160];
+	int named = 0;   /* the thread named as overflowing its stack */
 
 	if (__green_region_top && a >= __green_region_lo - GREEN_PAGE_SIZE && a < __green_region_lo + GREEN_PAGE_SIZE &&
 	    (t = __green_region_owner)) {
@@ -206,7 +208,7 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 		__green_say("green: %s overflowed the copied-stack region of %zu bytes "
 		            "(fault at %p; GREEN_COPIED_REGION sets its size)\n",
 		            buf, (size_t)(__green_region_top - __green_region_lo), (void *)a);
-		t = 0;
+		named = 1;
 	} else for (t = __green_all; t; t = t->all_next) {
 		char *g = t->map_base;
 		if (t->stack_mode == GREEN_STACK_COPIED) continue;
@@ -215,6 +217,7 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 			__green_say("green: %s overflowed its stack of %zu bytes "
 			            "(fault at %p, guard page at %p)\n",
 			            buf, t->stack_size, (void *)a, (void *)g);
+			named = 1;
 			break;
 		}
 	}
@@ -229,6 +232,11 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 	if (prev_segv.sa_handler != SIG_DFL && prev_segv.sa_handler != SIG_IGN) {
 		prev_segv.sa_handler(sig);
 		return;
+	}
+	if (!named) {   /* any other fault: which thread died of it */
+		__green_describe(__green_cur, buf, sizeof buf);
+		__green_say("green: %s received SIGSEGV (fault at %p, si_code %d)\n",
+		            buf, (void *)a, si->si_code);
 	}
 	__green_explore_report();   /* under GREEN_SCHED: the seed and decision hash */
 	__libc_sigaction(SIGSEGV, &(struct sigaction){ .sa_handler = SIG_DFL }, 0);

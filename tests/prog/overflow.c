@@ -2,6 +2,9 @@
  * overflow.c — a thread with a 64 KiB stack recurses without bound.
  * Green mode must name the thread on stderr ("... overflowed its stack")
  * before the process dies of SIGSEGV.
+ *
+ * overflow wild: the thread stores through a wild pointer instead; green
+ * names it ("... received SIGSEGV") and the process dies of SIGSEGV.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -20,17 +23,23 @@ static int deeper(int n)
 
 static void *recurse(void *arg)
 {
+	if (arg) {
+		*(volatile int *)arg = 1;
+		return 0;
+	}
 	return (void *)(long)deeper(0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	void *wild = argc > 1 ? (void *)(long)16 : 0;
+
 	pthread_attr_t attr;
 	pthread_t t;
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
-	if (pthread_create(&t, &attr, recurse, 0)) return 1;
+	if (pthread_create(&t, &attr, recurse, wild)) return 1;
 	pthread_setname_np(t, "deep-diver");
 	pthread_join(t, 0);
 	puts("not reached");
