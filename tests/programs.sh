@@ -93,6 +93,17 @@ check_overflow() {
 }
 run "$P/overflow-green"
 check_overflow overflow-green
+# the program's own handler, installed once the thread exists, runs
+# after the message
+run "$P/overflow-green" handler
+if expect_status "overflow-green handler" 7; then
+	if grep -q '"deep-diver".*overflowed its stack' "$T/err" && grep -q '^handler$' "$T/err"; then
+		pass "overflow-green handler: the thread is named, then the program's handler runs"
+	else
+		fail "overflow-green handler: want the 'overflowed its stack' line and then 'handler'"
+		sed 's/^/    | /' "$T/err"
+	fi
+fi
 # any other fault of a thread's: named too
 run "$P/overflow-green" wild
 if expect_status "overflow-green wild" 139; then
