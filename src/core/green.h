@@ -224,8 +224,6 @@ struct green_thread {
 	/* Stack (stack.c). */
 	int stack_mode;
 	unsigned char own_stack;       /* the mapping is ours to free */
-	unsigned char accepted;        /* accepted a connection since the last tick's look (tick.c) */
-	unsigned char accept_quanta;   /* quanta kept in a row for accepting */
 	unsigned char user_stack;      /* pthread_attr_setstack */
 	void *map_base;                /* mmap'd region including guard */
 	size_t map_size;

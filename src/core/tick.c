@@ -68,19 +68,6 @@
  * comes back after RETRY_NS, by when the thread has usually left the
  * libc.  In musl every pc is the program's.
  *
- * A thread that accepted a connection during its last quantum is not
- * preempted at its end: it keeps the CPU for up to ACCEPT_QUANTA more
- * quanta in a row, as long as it accepts a connection in each, and then
- * joins the tail.  A server's acceptor whose listen queue is never
- * empty never waits, so the tick preempts it; behind it in the run
- * queue is every worker with a request, one more for each connection
- * it accepted, and with thousands of connections it would get one
- * quantum per cycle of them while connections beyond the listen queue
- * are refused and retried seconds later (docs/servers.md).  Accepting
- * is cheap and each accepted connection is work for the others, so a
- * run of quanta drains the queue; the bound keeps a flood of
- * connections from starving the threads already serving.
- *
  * The default quantum (GREEN_QUANTUM_MS, DEFAULT_QUANTUM_MS below) is
  * chosen from the measurement in docs/preemption.md.
  *
@@ -99,7 +86,6 @@
 
 #define DEFAULT_QUANTUM_MS 10
 #define RETRY_NS 1000000ull      /* a tick that found the thread in the libc */
-#define ACCEPT_QUANTA 8          /* extra quanta in a row for a thread accepting */
 
 hidden int __green_ticking;
 hidden unsigned long __green_nswitch;
@@ -184,20 +170,8 @@ hidden void __green_tick_check(void)
  * or at once when a thread of a higher priority became runnable. */
 hidden int __green_tick_slice_over(int used)
 {
-	struct green_thread *t = __green_cur;
-	int accepted = t->accepted;
-
 	if (runq_empty()) return 0;
-	if (__green_runq_higher(t)) return 1;
-	if (!used || !__green_runq_should_preempt(t)) return 0;
-	/* an acceptor keeps the CPU for a few quanta (above) */
-	t->accepted = 0;
-	if (accepted && t->accept_quanta < ACCEPT_QUANTA) {
-		t->accept_quanta++;
-		return 0;
-	}
-	t->accept_quanta = 0;
-	return 1;
+	return (used && __green_runq_should_preempt(__green_cur)) || __green_runq_higher(__green_cur);
 }
 
 static void tick(int sig, siginfo_t *si, void *uc)
