@@ -3,7 +3,8 @@
  * child process, or a condition that can only be polled.
  *
  * Stubs turn a blocking call into "try it without blocking; if it would
- * block, wait here, then try again".  The waits offered:
+ * block, wait here, then try again" (a read that found nothing lately
+ * waits first: src/core/fdkind.c).  The waits offered:
  *
  *   __green_fd_wait     one descriptor readable/writable/priority data.
  *                       The thread joins the kernel-wait queue; the

@@ -20,7 +20,7 @@
  * Each stack is registered with valgrind so memcheck follows switches.
  *
  * Colour: the top of each mapping (TCB, descriptor, the stack's first
- * frames) is moved down by a multiple of 64 bytes below one page, drawn
+ * frames) is moved down by a multiple of 64 bytes under 4 KiB, drawn
  * from the mapping's address.  Without it every thread's descriptor and
  * hot frames sit at the same offset in a page, so they all fall in the
  * same few sets of the CPU's caches, and a thousand threads switching in
@@ -74,14 +74,20 @@ static size_t top_bytes(void)
 	       round64(sizeof(struct green_thread) + PTHREAD_KEYS_MAX * sizeof(void *));
 }
 
-#define COLOURS 64                      /* 64-byte lines in 4 KiB */
+/* A colour is one of the 64-byte lines of the span after which a cache
+ * maps addresses to its sets again (4 KiB for the L1 caches of these
+ * CPUs), whatever the page size. */
+#define COLOUR_SPAN 4096
+#define COLOUR_LINE 64
+#define COLOUR_ROOM (COLOUR_SPAN - COLOUR_LINE)   /* the largest colour */
 
-/* Bytes below a mapping's top for its colour: a hash of its page number,
- * so that mappings of any size and spacing spread over the colours. */
+/* Bytes below a mapping's top for its colour: a hash (Fibonacci, top 6
+ * bits) of its number in 4 KiB units, so that mappings of any size and
+ * spacing spread over the colours. */
 static size_t colour(const void *base)
 {
-	uint32_t page = (uint32_t)((uintptr_t)base >> 12);
-	return (size_t)((page * 2654435761u) >> 26) * (4096 / COLOURS);
+	uint32_t unit = (uint32_t)((uintptr_t)base / COLOUR_SPAN);
+	return (size_t)((unit * 2654435761u) >> 26) * COLOUR_LINE;
 }
 
 /* The descriptor, zeroed; t->tcb is left at the zeroed memory reserved
@@ -106,7 +112,7 @@ hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *
 	unsigned vg_id = 0;
 	int i;
 
-	size = page_round(size + top_bytes() + 4096 - 4096 / COLOURS);
+	size = page_round(size + top_bytes() + COLOUR_ROOM);
 	guard = page_round(guard);
 	if (!size || size + guard < size) { *err = EINVAL; return 0; }
 	total = size + guard;
