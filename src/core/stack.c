@@ -20,8 +20,9 @@
  * Each stack is registered with valgrind so memcheck follows switches.
  *
  * Colour: the top of each mapping (TCB, descriptor, the stack's first
- * frames) is moved down by a multiple of 64 bytes under 4 KiB, drawn
- * from the mapping's address.  Without it every thread's descriptor and
+ * frames) is moved down by a multiple of 64 bytes under 4 KiB, dealt to
+ * new threads in turn, so any 64 threads created one after another have
+ * 64 different colours.  Without it every thread's descriptor and
  * hot frames sit at the same offset in a page, so they all fall in the
  * same few sets of the CPU's caches, and a thousand threads switching in
  * turn evict one another from a cache with room for all of them
@@ -81,13 +82,15 @@ static size_t top_bytes(void)
 #define COLOUR_LINE 64
 #define COLOUR_ROOM (COLOUR_SPAN - COLOUR_LINE)   /* the largest colour */
 
-/* Bytes below a mapping's top for its colour: a hash (Fibonacci, top 6
- * bits) of its number in 4 KiB units, so that mappings of any size and
- * spacing spread over the colours. */
-static size_t colour(const void *base)
+/* Bytes below a mapping's top for the next thread's colour: the colours
+ * in turn.  (A hash of the mapping's address was tried first; for some
+ * spacings of consecutive mappings it gave 64 threads only 4 to 15
+ * colours.)  A cached mapping takes the next colour like a new one:
+ * COLOUR_ROOM is there for any of them. */
+static size_t next_colour(void)
 {
-	uint32_t unit = (uint32_t)((uintptr_t)base / COLOUR_SPAN);
-	return (size_t)((unit * 2654435761u) >> 26) * COLOUR_LINE;
+	static unsigned turn;
+	return (size_t)(turn++ % (COLOUR_SPAN / COLOUR_LINE)) * COLOUR_LINE;
 }
 
 /* The descriptor, zeroed; t->tcb is left at the zeroed memory reserved
@@ -136,7 +139,7 @@ hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *
 		}
 		vg_id = GREEN_VG_STACK_REGISTER((char *)base + guard, (char *)base + total);
 	}
-	t = carve((char *)base + guard, size - colour(base));
+	t = carve((char *)base + guard, size - next_colour());
 	t->map_base = base;
 	t->map_size = total;
 	t->guard_size = guard;
