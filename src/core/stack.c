@@ -125,6 +125,10 @@ hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *
 			base = cache[i].base;
 			vg_id = cache[i].vg_id;
 			cache[i] = cache[--ncached];
+			/* memcheck marked what was below the last thread's stack
+			 * pointer inaccessible; the new colour may put the top
+			 * block there */
+			GREEN_VG_MAKE_UNDEFINED((char *)base + guard, size);
 			break;
 		}
 	}
