@@ -712,6 +712,86 @@ START_TEST(guessed_read_finds_data)
 }
 END_TEST
 
+/* ---- an acceptor keeps the CPU (src/core/tick.c): a thread that
+ * accepted a connection in its turn on the CPU is not preempted at the
+ * end of its quantum until it has used 8 quanta more of CPU time.  The
+ * acceptor takes 48 connections queued before it starts, computing half
+ * a quantum of its own CPU time after each, while two threads spin; it
+ * counts the times it finds that the spinners ran since it last looked.
+ * Round robin lets them run after every one or two of its 24 quanta of
+ * CPU (12 times on a quiet machine, more on a loaded one, where a
+ * quantum of real time holds less CPU); keeping the CPU, 2 or 3 times,
+ * loaded or not, since the bound is counted in CPU time. */
+static volatile long spun;
+static volatile int spinning;
+
+static void *spinner(void *arg)
+{
+	while (spinning) spun++;
+	return 0;
+}
+
+static uint64_t own_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+#define ACCEPTS 48
+
+static void *busy_acceptor(void *arg)
+{
+	int l = *(int *)arg;
+	const char *q = getenv("GREEN_QUANTUM_MS");
+	uint64_t half = (q && *q ? strtod(q, 0) : 10) * 500000;
+	long seen = spun, interrupted = 0;
+
+	for (int i = 0; i < ACCEPTS; i++) {
+		int c = accept(l, 0, 0);
+		uint64_t until;
+		if (c < 0) return (void *)-1L;
+		close(c);
+		for (until = own_cpu_ns() + half; own_cpu_ns() < until;) {
+			if (spun != seen) interrupted++, seen = spun;
+		}
+	}
+	return (void *)interrupted;
+}
+
+START_TEST(acceptor_keeps_cpu)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t al = sizeof a;
+	int l = socket(AF_INET, SOCK_STREAM, 0), c[ACCEPTS];
+	pthread_t acc, sp[2];
+	void *res;
+
+	ck_assert_int_ge(l, 0);
+	ck_assert_int_eq(bind(l, (struct sockaddr *)&a, sizeof a), 0);
+	ck_assert_int_eq(listen(l, ACCEPTS), 0);
+	ck_assert_int_eq(getsockname(l, (struct sockaddr *)&a, &al), 0);
+	for (int i = 0; i < ACCEPTS; i++) {
+		c[i] = socket(AF_INET, SOCK_STREAM, 0);
+		ck_assert_int_eq(connect(c[i], (struct sockaddr *)&a, sizeof a), 0);
+	}
+	spinning = 1;
+	SPAWN(&acc, busy_acceptor, &l);
+	SPAWN(&sp[0], spinner, 0);
+	SPAWN(&sp[1], spinner, 0);
+	JOIN(acc, &res);
+	spinning = 0;
+	JOIN(sp[0], 0);
+	JOIN(sp[1], 0);
+	ck_assert_msg((long)res >= 0, "accept failed");
+	fprintf(stderr, "acceptor_keeps_cpu: the spinners ran %ld times while the acceptor worked\n", (long)res);
+	ck_assert_msg((long)res <= ACCEPTS / 6, "the spinners ran %ld times while the acceptor worked "
+	              "(round robin: about %d; keeping the CPU: 2 to 4)", (long)res, ACCEPTS / 4);
+	for (int i = 0; i < ACCEPTS; i++) close(c[i]);
+	close(l);
+}
+END_TEST
+
 /* ---- zero-timeout poll and select while another thread computes: the
  * time-slice ticks that land in them must not surface as EINTR (no
  * handler of the program's ran).  Half a second of probes. */
@@ -1053,6 +1133,7 @@ Suite *suite_io(void)
 	tcase_add_test(tc, socket_read_write);
 	tcase_add_test(tc, nonblock_changes_seen);
 	tcase_add_test(tc, guessed_read_finds_data);
+	if (GREEN_MODE && ticking()) tcase_add_test(tc, acceptor_keeps_cpu);
 	if (GREEN_MODE) {
 		tcase_add_test(tc, epoll_large_set);
 		tcase_add_test(tc, epoll_big_fds);

@@ -41,7 +41,7 @@
 hidden int __green_cpu_on;
 static uint64_t stamp;          /* the kernel thread's CPU time at the last charge */
 
-static uint64_t kernel_cpu(void)
+hidden uint64_t __green_cpu_kernel_ns(void)
 {
 	struct timespec ts;
 	__clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -52,7 +52,7 @@ static uint64_t kernel_cpu(void)
  * starts again from 0: what it shows is all since the fork. */
 hidden void __green_cpu_charge(void)
 {
-	uint64_t now = kernel_cpu();
+	uint64_t now = __green_cpu_kernel_ns();
 	__green_cur->cpu_ns += now >= stamp ? now - stamp : now;
 	stamp = now;
 }
@@ -60,7 +60,7 @@ hidden void __green_cpu_charge(void)
 /* After the idle wait: what it cost is nobody's. */
 hidden void __green_cpu_skip(void)
 {
-	stamp = kernel_cpu();
+	stamp = __green_cpu_kernel_ns();
 }
 
 static void start(void)
@@ -68,7 +68,7 @@ static void start(void)
 	struct green_thread *t;
 	GREEN_ENTER();
 	if (!__green_cpu_on) {
-		stamp = kernel_cpu();
+		stamp = __green_cpu_kernel_ns();
 		for (t = __green_all; t; t = t->all_next) t->cpu_ns = 0;
 		__green_main.cpu_ns = stamp;   /* the past is the initial thread's */
 		__green_cpu_on = 1;
@@ -117,7 +117,7 @@ hidden int __green_cpu_clock(clockid_t clk, uint64_t *ns)
 	if (ns) {
 		GREEN_ENTER();
 		*ns = t->cpu_ns;
-		if (t == __green_cur) *ns += kernel_cpu() - stamp;
+		if (t == __green_cur) *ns += __green_cpu_kernel_ns() - stamp;
 		GREEN_LEAVE();
 	}
 	return 1;

@@ -443,6 +443,7 @@ hidden void __green_copied_free(struct green_thread *);
 hidden int __green_in_region(const void *);
 
 extern hidden unsigned long __green_nswitch;
+extern hidden unsigned long __green_accepted_turn;   /* __green_nswitch + 1 at the last accept (tick.c) */
 
 /* ---- timer_create(SIGEV_THREAD): green's own timers (posix_timer.c).
  * Their ids are negative, kernel timers' never; each returns an errno
@@ -472,6 +473,7 @@ hidden int __green_timer_getoverrun(timer_t);
 extern hidden int __green_cpu_on;
 hidden void __green_cpu_charge(void);           /* charge the running thread up to now */
 hidden void __green_cpu_skip(void);             /* the time since the last charge is nobody's */
+hidden uint64_t __green_cpu_kernel_ns(void);    /* the kernel thread's CPU time */
 hidden clockid_t __green_cpu_clockid(struct green_thread *);
 hidden int __green_cpu_clock(clockid_t, uint64_t *ns);
 

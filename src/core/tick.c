@@ -68,6 +68,34 @@
  * comes back after RETRY_NS, by when the thread has usually left the
  * libc.  In musl every pc is the program's.
  *
+ * A thread that accepted a connection in its turn on the CPU is not
+ * preempted at the end of its quantum: it keeps the CPU until it has
+ * used ACCEPT_QUANTA quanta more of CPU time in that turn, then joins the
+ * tail.  A server's acceptor whose listen queue is never empty never
+ * waits, so the tick preempts it; behind it in the run queue is every
+ * worker with a request, one more for each connection it accepted, and
+ * with thousands of connections it would get one quantum per cycle of
+ * them while connections beyond the listen queue are refused and retried
+ * seconds later (docs/servers.md).  Accepting is cheap and each accepted
+ * connection is work for the others, so a run of quanta drains the
+ * queue; the bound keeps a flood of connections from starving the
+ * threads already serving.  The bound is counted in the kernel's CPU
+ * clock, not in ticks: on a loaded machine a tick's quantum of real time
+ * holds less of the process's CPU, and the acceptor's share must not
+ * shrink with it.  A turn ends at any switch (__green_nswitch moves), so
+ * an acceptor that waits, or yields, starts again from nothing.
+ *
+ *   accept() returns a connection ──> accepted_turn = this turn
+ *   tick, quantum used, same priority runnable:
+ *     accepted this turn? ──no──> preempt
+ *       │yes
+ *       v
+ *     first time this turn? ──> keep_from = CPU clock now
+ *     CPU clock - keep_from < ACCEPT_QUANTA quanta? ──yes──> keep running
+ *       │no
+ *       v
+ *     preempt (to the tail; the next turn starts from nothing)
+ *
  * The default quantum (GREEN_QUANTUM_MS, DEFAULT_QUANTUM_MS below) is
  * chosen from the measurement in docs/preemption.md.
  *
@@ -86,9 +114,11 @@
 
 #define DEFAULT_QUANTUM_MS 10
 #define RETRY_NS 1000000ull      /* a tick that found the thread in the libc */
+#define ACCEPT_QUANTA 8          /* quanta of CPU time more for a thread accepting */
 
 hidden int __green_ticking;
 hidden unsigned long __green_nswitch;
+hidden unsigned long __green_accepted_turn;
 
 static uint64_t quantum;              /* ns; 0 = cooperative only */
 static uint64_t next_tick;            /* deadline of the next tick, 0 = none */
@@ -97,6 +127,8 @@ static uint64_t run_since;            /* when a tick first saw the current threa
 static uint64_t alarm_at, alarm_every; /* the program's virtual ITIMER_REAL */
 static uint64_t armed_at;             /* what the real timer is set to */
 static int virtual;
+static unsigned long keep_turn;       /* the turn the acceptor's keep started in, + 1 */
+static uint64_t keep_from;            /* the kernel's CPU clock then */
 
 static void set_real(uint64_t at, uint64_t now)
 {
@@ -170,8 +202,18 @@ hidden void __green_tick_check(void)
  * or at once when a thread of a higher priority became runnable. */
 hidden int __green_tick_slice_over(int used)
 {
+	unsigned long turn = __green_nswitch + 1;
+
 	if (runq_empty()) return 0;
-	return (used && __green_runq_should_preempt(__green_cur)) || __green_runq_higher(__green_cur);
+	if (__green_runq_higher(__green_cur)) return 1;
+	if (!used || !__green_runq_should_preempt(__green_cur)) return 0;
+	if (__green_accepted_turn != turn) return 1;
+	/* an acceptor keeps the CPU for a few quanta of CPU time (above) */
+	if (keep_turn != turn) {
+		keep_turn = turn;
+		keep_from = __green_cpu_kernel_ns();
+	}
+	return __green_cpu_kernel_ns() - keep_from >= ACCEPT_QUANTA * quantum;
 }
 
 static void tick(int sig, siginfo_t *si, void *uc)

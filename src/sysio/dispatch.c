@@ -79,7 +79,11 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 #if !defined(SYS_accept) || SYS_accept != SYS_accept4
 	case SYS_accept:
 #endif
-	case SYS_accept4: return __sysio_io_call(nr, a, GREEN_IN, BY_READY, 0, cp);
+	case SYS_accept4: {
+		long r = __sysio_io_call(nr, a, GREEN_IN, BY_READY, 0, cp);
+		if (r >= 0) __green_accepted_turn = __green_nswitch + 1;   /* src/core/tick.c */
+		return r;
+	}
 	case SYS_connect: return __sysio_connect(u, v, w, cp);
 	case SYS_nanosleep: return -__clock_nanosleep(CLOCK_REALTIME, 0, (void *)u, (void *)v);
 	case SYS_clock_nanosleep: return -__clock_nanosleep(u, v, (void *)w, (void *)x);
