@@ -1,0 +1,160 @@
+/* check_string.c — Check suite: the string moves, scans and formatting
+ * that green's libc provides itself (src/stubs/x86_64/memcpy.S, memchr.c,
+ * src/stubs/vsnprintf.c), against byte-by-byte references, at every
+ * offset and length that takes a different path. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "testutil.h"
+
+static void *ref_memchr(const void *s, int c, size_t n)
+{
+	const volatile unsigned char *p = s;
+	for (; n; n--, p++)
+		if (*p == (unsigned char)c) return (void *)p;
+	return 0;
+}
+
+/* lengths the compiler cannot see, so it neither warns nor assumes */
+static volatile size_t unbounded = SIZE_MAX, one = 1;
+
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(i * 131 + seed * 7 + 1);
+}
+
+/* Every length to 300 and every 97th to 5000 (past the string-move
+ * threshold), 18 source and destination offsets each: the copy is
+ * right, the return value is dst, and no byte around it changes. */
+START_TEST(memcpy_sizes_offsets)
+{
+	enum { ROOM = 5200 };
+	unsigned char *src = malloc(ROOM), *dst = malloc(ROOM), *want = malloc(ROOM);
+	ck_assert_ptr_nonnull(src); ck_assert_ptr_nonnull(dst); ck_assert_ptr_nonnull(want);
+	fill(src, ROOM, 1);
+	for (size_t n = 0; n < 5000; n += n < 300 ? 1 : 97)
+		for (size_t so = 0; so < 18; so++)
+			for (size_t dof = 0; dof < 18; dof += 5) {
+				fill(dst, ROOM, 2);
+				fill(want, ROOM, 2);
+				for (size_t i = 0; i < n; i++) want[dof + i] = src[so + i];
+				ck_assert_ptr_eq(memcpy(dst + dof, src + so, n), dst + dof);
+				if (memcmp(dst, want, ROOM))
+					ck_abort_msg("memcpy of %zu bytes, source offset %zu, destination offset %zu", n, so, dof);
+			}
+	free(src); free(dst); free(want);
+}
+END_TEST
+
+/* memmove reaches the forward copy when the destination is below the
+ * source, overlapping or not; and copies backwards the other way. */
+START_TEST(memmove_overlaps)
+{
+	enum { ROOM = 6000 };
+	unsigned char *buf = malloc(ROOM), *want = malloc(ROOM), *tmp = malloc(ROOM);
+	size_t lens[] = { 0, 1, 3, 8, 15, 16, 17, 31, 33, 64, 65, 100, 255, 2047, 2048, 2100 };
+	for (size_t k = 0; k < sizeof lens / sizeof *lens; k++)
+		for (int d = -70; d <= 70; d += 3) {
+			size_t n = lens[k], from = 1500, to = from + d;
+			fill(buf, ROOM, 3);
+			fill(want, ROOM, 3);
+			for (size_t i = 0; i < n; i++) tmp[i] = want[from + i];
+			for (size_t i = 0; i < n; i++) want[to + i] = tmp[i];
+			ck_assert_ptr_eq(memmove(buf + to, buf + from, n), buf + to);
+			if (memcmp(buf, want, ROOM))
+				ck_abort_msg("memmove of %zu bytes by %d", n, d);
+		}
+	free(buf); free(want); free(tmp);
+}
+END_TEST
+
+/* Every start offset in a block, every length to 200, bytes that
+ * occur and do not, c beyond a byte (converted to unsigned char). */
+START_TEST(memchr_offsets_lengths)
+{
+	enum { ROOM = 512 };
+	unsigned char *buf = malloc(ROOM);
+	int cs[] = { 0, 1, 0x41, 0x80, 0xff, 0x141, -1, 0x7f };
+	fill(buf, ROOM, 4);
+	buf[40] = 0x41; buf[77] = 0x80; buf[200] = 0xff; buf[300] = 0;
+	for (size_t off = 0; off < 40; off++)
+		for (size_t n = 0; n < 200; n++)
+			for (size_t k = 0; k < sizeof cs / sizeof *cs; k++)
+				if (memchr(buf + off, cs[k], n) != ref_memchr(buf + off, cs[k], n))
+					ck_abort_msg("memchr(+%zu, %#x, %zu)", off, cs[k], n);
+	free(buf);
+}
+END_TEST
+
+/* A length beyond the object, as strnlen and printf's %s pass: memchr
+ * stops at the byte and reads nothing of an inaccessible page after a
+ * string that ends at the page's edge; a length of SIZE_MAX too. */
+START_TEST(memchr_beyond_object)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *map = mmap(0, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(map, MAP_FAILED);
+	ck_assert_int_eq(mprotect(map + pg, pg, PROT_NONE), 0);
+	for (int len = 0; len < 100; len++) {
+		char *s = map + pg - len - 1, *h = malloc(len + 1);
+		memset(s, 'x', len); s[len] = 0;
+		ck_assert_ptr_eq(memchr(s, 0, unbounded), s + len);
+		ck_assert_uint_eq(strnlen(s, 0x7fffffff), (size_t)len);
+		memset(h, 'y', len); h[len] = 0;
+		ck_assert_ptr_eq(memchr(h, 0, unbounded), h + len);
+		ck_assert_uint_eq(strnlen(h, 1000), (size_t)len);
+		free(h);
+	}
+	munmap(map, 2 * pg);
+}
+END_TEST
+
+/* snprintf: the length of the whole output whatever n is, the string
+ * terminated within n bytes, nothing written at or after s[n]; output
+ * longer than any internal buffer; n = 0 with a null pointer. */
+START_TEST(snprintf_truncates)
+{
+	char big[700], want[1200], buf[1300];
+	memset(big, 'b', sizeof big - 1);
+	big[sizeof big - 1] = 0;
+	int wl = sprintf(want, "head %d|%s|%5.2f|%-4c|%%|%x tail", -42, big, 3.14159, 'z', 0xbeefu);
+	ck_assert_int_eq(wl, (int)strlen(want));
+	ck_assert_int_eq(wl, 5 + 3 + 1 + 699 + 1 + 5 + 1 + 4 + 1 + 1 + 1 + 4 + 5);
+	ck_assert(!memcmp(want, "head -42|bbb", 12));
+	ck_assert_str_eq(want + wl - 23, "| 3.14|z   |%|beef tail");
+	ck_assert_int_eq(snprintf(0, 0, "head %d|%s|%5.2f|%-4c|%%|%x tail", -42, big, 3.14159, 'z', 0xbeefu), wl);
+	for (size_t n = 1; n < (size_t)wl + 20; n += n < 100 ? 1 : 37) {
+		memset(buf, '#', sizeof buf);
+		int r = snprintf(buf, n, "head %d|%s|%5.2f|%-4c|%%|%x tail", -42, big, 3.14159, 'z', 0xbeefu);
+		size_t kept = n - 1 < (size_t)wl ? n - 1 : (size_t)wl;
+		ck_assert_int_eq(r, wl);
+		if (memcmp(buf, want, kept) || buf[kept] != 0)
+			ck_abort_msg("snprintf with n=%zu: wrong text or no terminator", n);
+		for (size_t i = n; i < sizeof buf; i++)
+			if (buf[i] != '#') ck_abort_msg("snprintf with n=%zu wrote s[%zu]", n, i);
+	}
+	/* an empty result, and a conversion that fails */
+	buf[0] = '#';
+	ck_assert_int_eq(snprintf(buf, sizeof buf, "%s", ""), 0);
+	ck_assert_int_eq(buf[0], 0);
+	ck_assert_int_eq(snprintf(buf, one, "%d", 123456), 6);
+	ck_assert_int_eq(buf[0], 0);
+}
+END_TEST
+
+Suite *suite_string(void)
+{
+	Suite *s = suite_create("string");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, memcpy_sizes_offsets);
+	tcase_add_test(tc, memmove_overlaps);
+	tcase_add_test(tc, memchr_offsets_lengths);
+	tcase_add_test(tc, memchr_beyond_object);
+	tcase_add_test(tc, snprintf_truncates);
+	suite_add_tcase(s, tc);
+	return s;
+}
