@@ -172,6 +172,17 @@ struct green_thread {
 	void *tcb;
 	void *tp;
 
+	/* What every switch reads of the thread it switches to (switch.c),
+	 * with sp and tp above: one cache line of a 64-byte-aligned
+	 * descriptor.  With a thousand threads taking turns the line is cold
+	 * at each switch; fields spread over five lines cost five misses. */
+	int np;                        /* saved no-preempt depth (switch.c) */
+	int stack_mode;
+	enum gstate state;
+	unsigned char cancel_disable, cancel_async, cancel_pending, canceling;   /* cancel.c */
+	uint64_t sigmask;              /* this thread's mask (signal.c) */
+	uint64_t sigpend;              /* directed at this thread, not yet delivered */
+
 	/* Shallow binding, when threads share one TCB: the libc keeps these
 	 * per thread; while this thread is not running its values live here
 	 * (switch.c, the seam).  With TCBs of their own only tid is used. */
@@ -184,7 +195,6 @@ struct green_thread {
 	unsigned char dlerror_flag;
 	struct green_arch_fp fp;       /* the creator's floating-point control state */
 
-	enum gstate state;
 	enum gwait wait;               /* valid while BLOCKED */
 	const void *wait_obj;
 	void *wait_aux;                /* cond wait: the mutex to re-acquire */
@@ -213,8 +223,7 @@ struct green_thread {
 	struct green_thread *all_next, *all_prev;
 	char name[16];
 
-	/* Cancellation (cancel.c). */
-	unsigned char cancel_disable, cancel_async, cancel_pending, canceling;
+	/* Cancellation (cancel.c; its flags are in the first line). */
 	void *cleanup;                 /* newest cleanup handler, in the libc's layout */
 
 	/* Thread-specific data (key.c): PTHREAD_KEYS_MAX slots, lazy. */
@@ -222,7 +231,6 @@ struct green_thread {
 	unsigned char tsd_used;
 
 	/* Stack (stack.c). */
-	int stack_mode;
 	unsigned char own_stack;       /* the mapping is ours to free */
 	unsigned char user_stack;      /* pthread_attr_setstack */
 	void *map_base;                /* mmap'd region including guard */
@@ -239,7 +247,6 @@ struct green_thread {
 	int boost;
 	void *mheld;                   /* robust/PI mutexes held (mutex.c) */
 
-	int np;                        /* saved no-preempt depth (switch.c) */
 	uint64_t xprio;                /* PCT priority under GREEN_SCHED, 0 until seen (explore.c) */
 	uint64_t cpu_ns;               /* CPU time charged to it, once accounting is on (cputime.c) */
 
@@ -249,9 +256,8 @@ struct green_thread {
 	unsigned char started;         /* a copied thread's first frame exists */
 	int rdlocks;                   /* read locks held (rwlock.c) */
 
-	/* Signals (signal.c): bit s-1 stands for signal s. */
-	uint64_t sigmask;              /* this thread's mask */
-	uint64_t sigpend;              /* directed at this thread, not yet delivered */
+	/* Signals (signal.c; sigmask and sigpend are in the first line):
+	 * bit s-1 of a set stands for signal s. */
 	struct green_sigl sigq;        /* their instances, oldest first (sigqueue.c) */
 	uint64_t intr_at;              /* when a signal last interrupted its wait (ns) */
 	uint64_t sigwait_set;          /* in sigwait/sigtimedwait for these */

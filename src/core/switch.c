@@ -13,6 +13,7 @@
  * descriptor and the incoming thread's installed (green_tls_save/
  * green_tls_load, the libc seam).
  */
+#include <stddef.h>
 #include "green.h"
 
 #ifndef GREEN_OVERLAY
@@ -24,6 +25,10 @@ static int malloc_busy(void) { return *(volatile int *)__malloc_lock != 0; }
 #else
 static int malloc_busy(void) { return 0; }
 #endif
+
+/* green.h keeps what a switch reads in the descriptor's first line */
+_Static_assert(offsetof(struct green_thread, sigpend) + sizeof(uint64_t) <= 64,
+               "the fields a switch reads fit in the descriptor's first cache line");
 
 /* Threads whose stacks could not be freed while they ran on them. */
 static struct green_thread *reap_list;
