@@ -213,6 +213,7 @@ def describe_wait(t):
     lay, o, kind = t.lay, t.wait_obj, t.wait
     if kind == "GW_MUTEX":
         owner = lay.field(o, "gmutex.owner") if lay.has("gmutex.owner") else 0
+        owner &= ~lay.value("gmutex.waiters_bit", 0)   # the lock word's flag
         who = thread_at(owner) if owner else None
         s = "mutex %#x held by %s" % (o, "thread " + who.label() if who else
                                       ("nobody" if not owner else "%#x" % owner))

@@ -17,6 +17,7 @@
 #define GREEN_ARCH_CONTRACT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Save the running context on its own stack, store its stack pointer in
@@ -47,6 +48,20 @@ void *__green_arch_make(void *top, void (*entry)(void *), void *arg);
  *                                      emulate a user-mode instruction for it
  */
 #include "arch.h"
+
+/*
+ * Compare *w with old and, if equal, store new; true if it stored.  It
+ * need only be atomic against a signal handler on the same CPU (there is
+ * one kernel thread: docs/sync.md), which any single instruction is; a
+ * port whose compiler makes this one instruction without a bus lock
+ * needs nothing here.  x86_64 does (arch.h): GCC's is `lock cmpxchg`.
+ */
+#ifndef GREEN_ARCH_HAS_CAS
+static inline int __green_arch_cas(volatile uintptr_t *w, uintptr_t old, uintptr_t new)
+{
+	return __atomic_compare_exchange_n(w, &old, new, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+#endif
 
 /* A saved stack pointer minus its bias is the address it points at
  * (sparc64's %sp is 2047 below it); zero elsewhere. */

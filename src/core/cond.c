@@ -76,8 +76,10 @@ int pthread_cond_destroy(pthread_cond_t *c)
 	return 0;
 }
 
-/* Bump the sequence and wake n shared waiters (the caller saw some). */
-static void shared_signal(struct gcond *c, int n)
+/* Bump the sequence and wake n shared waiters (the caller saw some).
+ * Out of line, as shared_wait: the shared paths need real atomics, the
+ * private ones none (tests/nolock.sh). */
+static __attribute__((noinline)) void shared_signal(struct gcond *c, int n)
 {
 	__sync_fetch_and_add(&c->seq, 1);
 	__green_pshared_wake(&c->seq, n, c->nwait > 0);
@@ -96,10 +98,10 @@ hidden void __green_cond_signal(struct gcond *c, int n)
 	while (n-- && (t = __gq_pop(&c->q))) {
 		m = t->wait_aux;
 		if (t->heap_idx) __green_timer_del(t);
-		if (!m->owner && (m->type & GM_TRACKED) && !(m->type & GM_NOTRECOVERABLE)) {
+		if (!gm_owner(m) && (m->type & GM_TRACKED) && !(m->type & GM_NOTRECOVERABLE)) {
 			__green_mutex_own(m, t);
 			__green_wake(t, 0);
-		} else if (!m->owner) {
+		} else if (!gm_owner(m)) {
 			/* the wait re-acquires: it competes for the mutex as a
 			 * waiter woken by an unlock does (mutex.c), or learns
 			 * ENOTRECOVERABLE */
@@ -108,6 +110,7 @@ hidden void __green_cond_signal(struct gcond *c, int n)
 			t->wait = GW_MUTEX;
 			t->wait_obj = m;
 			__green_pi_boost(m, t);
+			gm_queued(m);
 			__gq_push(&m->q, t);
 		}
 	}
@@ -115,7 +118,7 @@ hidden void __green_cond_signal(struct gcond *c, int n)
 }
 
 /* The wait on the sequence word, with any kind of mutex (see the top). */
-static int shared_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
+static __attribute__((noinline)) int shared_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
                        const struct timespec *at)
 {
 	struct green_thread *self = __green_cur;
@@ -123,7 +126,7 @@ static int shared_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
 	unsigned step = 0;
 	int r, err, seq, count, got;
 
-	if (m->type & GM_PSHARED ? !__green_pmutex_owned((struct gpmutex *)m) : m->owner != self)
+	if (m->type & GM_PSHARED ? !__green_pmutex_owned((struct gpmutex *)m) : gm_owner(m) != self)
 		return EPERM;
 	if (at) {
 		deadline = __green_deadline(clk, at, &err);
@@ -158,7 +161,7 @@ hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
 	int r, err, count, got = 0;
 
 	if (c->shared || (m->type & GM_PSHARED)) return shared_wait(c, m, clk, at);
-	if (m->owner != self) return EPERM;
+	if (gm_owner(m) != self) return EPERM;
 	if (at) {
 		deadline = __green_deadline(clk, at, &err);
 		if (err) return err;
@@ -172,7 +175,7 @@ hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
 	self->wait_aux = m;
 	r = GREEN_CP_WAIT(1, __green_wait(&c->q, GW_COND, c, deadline));
 	self->wait_aux = 0;
-	if (m->owner != self) got = __green_mutex_acquire(m, GREEN_NO_DEADLINE, !r);
+	if (gm_owner(m) != self) got = __green_mutex_acquire(m, GREEN_NO_DEADLINE, !r);
 	else got = m->type & GM_OWNERDEAD ? EOWNERDEAD : 0;
 	if (got != ENOTRECOVERABLE) m->count = count;
 	GREEN_LEAVE();
@@ -202,15 +205,23 @@ int pthread_cond_clockwait(pthread_cond_t *restrict c, pthread_mutex_t *restrict
 	return __green_cond_wait((struct gcond *)c, (struct gmutex *)m, clk, at);
 }
 
+/* Nobody waits: nothing to do, so no section (a waiter that queues after
+ * this look began its wait after the signal: it checked its predicate
+ * under the mutex), and no scheduling point but under GREEN_SCHED. */
+static inline int nobody_waits(const struct gcond *c)
+{
+	return !c->q.head && !c->nwait && !__green_xmode;
+}
+
 int pthread_cond_signal(pthread_cond_t *c)
 {
-	__green_cond_signal((struct gcond *)c, 1);
+	if (!nobody_waits((struct gcond *)c)) __green_cond_signal((struct gcond *)c, 1);
 	return 0;
 }
 
 int pthread_cond_broadcast(pthread_cond_t *c)
 {
-	__green_cond_signal((struct gcond *)c, -1);
+	if (!nobody_waits((struct gcond *)c)) __green_cond_signal((struct gcond *)c, -1);
 	return 0;
 }
 

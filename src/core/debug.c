@@ -102,7 +102,9 @@ hidden const struct green_debug_entry __green_debug[] __attribute__((used)) = {
 	{ "thread.copy_buf", offsetof(struct green_thread, save), sizeof(void *) },
 	{ "thread.copy_len", offsetof(struct green_thread, save_len), sizeof(size_t) },
 	{ "thread.copy_at", offsetof(struct green_thread, sp), sizeof(void *) },
-	FIELD(gmutex, owner)
+	/* the lock word: the owner's descriptor | GM_WAITERS (sync.h) */
+	{ "gmutex.owner", offsetof(struct gmutex, lockw), sizeof(uintptr_t) },
+	VALUE("gmutex.waiters_bit", GM_WAITERS)
 	FIELD(gmutex, count)
 
 	VALUE("state.GS_RUNNING", GS_RUNNING)

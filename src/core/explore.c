@@ -124,6 +124,7 @@ hidden void __green_explore_init(void)
 
 	for (int i = 0; i < 4; i++) rng[i] = splitmix64(&x);
 	__green_xmode = c->sched_mode;
+	if (__green_xmode) green_pending_set(GREEN_PEND_EXPLORE);   /* every GREEN_LEAVE a point */
 	if (__green_xmode != GREEN_SCHED_PCT) return;
 	nchange = (c->sched_depth ? c->sched_depth : DEFAULT_DEPTH) - 1;
 	for (int i = 0; i < nchange; i++)
@@ -185,7 +186,7 @@ hidden struct green_thread *__green_explore_pick(void)
 		if (n > 1)
 			for (n = below(n); n--; ) best = best->q_next;
 	}
-	__gq_remove(best);
+	runq_remove(best);
 	decided(best);
 	return best;
 }
@@ -216,7 +217,7 @@ hidden void __green_explore_point(int fine)
 hidden void __green_leave(void)
 {
 	if (green_vfork_child()) return;   /* the parent's threads are not ours to run */
-	if (__green_pending) __green_preempt_now();
+	__green_preempt_now();
 	if (__green_xmode) __green_explore_point(0);
 }
 

@@ -16,9 +16,9 @@
  * no-preempt section when a preemption could observe them half-updated
  * (GREEN_ENTER/GREEN_LEAVE).  No atomics are needed for that.  Atomic
  * read-modify-writes are used where a plain load and store could lose
- * another's change: words that signal handlers change too
- * (__green_pending: green_pending_set and friends; signal.c's 64-bit
- * sets: green_bits_or/green_bits_clear, all below), counters changed
+ * another's change: words that signal handlers change too (signal.c's
+ * 64-bit sets: green_bits_or/green_bits_clear, below; __green_pending
+ * needs none, being a byte per flag), counters changed
  * outside a no-preempt section (src/stubs/vmlock.c, __wait.c), and
  * the words of process-shared objects, which other processes change
  * (sem.c, pmutex.c, and the shared paths of cond.c, rwlock.c and
@@ -185,14 +185,16 @@ struct green_thread {
 
 	/* Shallow binding, when threads share one TCB: the libc keeps these
 	 * per thread; while this thread is not running its values live here
-	 * (switch.c, the seam).  With TCBs of their own only tid is used. */
-	int errno_val;
+	 * (switch.h, the seam).  With TCBs of their own only tid is used.
+	 * Pairs the libc keeps side by side are side by side here, in its
+	 * order, so that each pair moves as one (the seam). */
 	int tid;                       /* owner id for FILE locks (>= 0x400000) */
+	int errno_val;
 	int h_errno_val;
 	locale_t locale;
-	void *stdio_locks;
 	void *dlerror_buf;
-	unsigned char dlerror_flag;
+	void *stdio_locks;
+	unsigned char dlerror_flag;    /* the libc's byte that holds it (the seam) */
 	struct green_arch_fp fp;       /* the creator's floating-point control state */
 
 	enum gwait wait;               /* valid while BLOCKED */
@@ -245,6 +247,7 @@ struct green_thread {
 	 * level lent by priority inheritance (mutex.c), 0 when none. */
 	int policy, prio;
 	int boost;
+	int level;                     /* run-queue level: green_relevel (runq.h) */
 	void *mheld;                   /* robust/PI mutexes held (mutex.c) */
 
 	uint64_t xprio;                /* PCT priority under GREEN_SCHED, 0 until seen (explore.c) */
@@ -282,20 +285,60 @@ extern hidden struct green_thread *__green_all;     /* all threads, for gdb/repo
 
 /*
  * No-preempt depth: a plain counter, never a signal mask (Marovich 2.4).
- * The tick handler that finds it non-zero sets __green_pending and
- * returns; leaving the outermost section yields.
+ * The tick handler that finds it non-zero sets a flag of __green_pending
+ * and returns; leaving the outermost section acts on the flags.
+ *
+ * Only the running thread changes the depth.  A handler that interrupts
+ * it between the load and the store of a step leaves the depth as it
+ * found it (one that switches threads restores it when it switches
+ * back), so the step needs no atomic instruction.
+ *
+ * What the outermost GREEN_LEAVE must do is a byte per kind of work in
+ * __green_pending: a signal handler (the tick, the catcher) and the
+ * thread each set or clear a flag with one byte store, so neither can
+ * undo the other's change to another flag, on any CPU, with no
+ * read-modify-write instruction at all; and GREEN_LEAVE tests every
+ * flag with one load of `any`.  A flag is cleared before the work it
+ * asks for is done (green_pending_take), so a handler that sets it
+ * again meanwhile asks for work that is still to come.  GREEN_PEND_EXPLORE
+ * is set for the whole run under GREEN_SCHED, where every outermost
+ * GREEN_LEAVE is a scheduling point (explore.c); it is never taken.
  */
-extern hidden volatile int __green_np;
-extern hidden volatile int __green_pending;
+extern hidden int __green_np;
+union green_pending {
+	unsigned char flag[8];
+	uint64_t any;                               /* any flag set */
+};
+extern hidden volatile union green_pending __green_pending;
+enum {
+	GREEN_PEND_YIELD,                           /* a thread above the running one is runnable */
+	GREEN_PEND_SIG,                             /* signals arrived: dispatch them */
+	GREEN_PEND_POLL,                            /* wake expired and ready waiters */
+	GREEN_PEND_SLICE,                           /* the quantum is used: yield if the policy lets */
+	GREEN_PEND_EXPLORE,                         /* GREEN_SCHED: a scheduling point */
+};
+#define green_pending_set(f)   ((void)(__green_pending.flag[f] = 1))
+#define green_pending_clear(f) ((void)(__green_pending.flag[f] = 0))
+#define green_pending_is(f)    (__green_pending.flag[f] != 0)
+/* clear flag f, before doing its work; was it set? */
+static inline int green_pending_take(int f)
+{
+	if (!__green_pending.flag[f]) return 0;
+	__green_pending.flag[f] = 0;
+	return 1;
+}
 hidden void __green_preempt_now(void);
 hidden void __green_leave(void);                /* explore.c: pending work, then a scheduling point */
 extern hidden int __green_xmode;                /* GREEN_SCHED mode, 0 = off (explore.c) */
 
 /*
- * The counter is volatile, which orders it only against other volatile
- * accesses: the compiler may move a plain load or store of the state a
- * section protects across it (GCC's scheduler does on SPARC).  Hence the
- * compiler barrier on each side, inside the section.
+ * The counter is a plain int (a step is one `addl`/`subl` to memory on
+ * x86_64, not a load, an add and a store), ordered by a compiler barrier
+ * on each side, inside the section: the barrier makes the compiler store
+ * the new depth before the section's first access and after its last,
+ * so a handler always reads the depth of the code it interrupted (and
+ * leaves it as it found it, above).  The state the section protects
+ * cannot move across the barriers either.
  */
 #define green_barrier() __asm__ __volatile__("" ::: "memory")
 /* bare depth steps: no scheduling point on the way out */
@@ -304,7 +347,7 @@ extern hidden int __green_xmode;                /* GREEN_SCHED mode, 0 = off (ex
 #define GREEN_ENTER() green_np_up()
 #define GREEN_LEAVE() do { \
 	green_barrier(); \
-	if (!--__green_np && (__green_pending | __green_xmode)) __green_leave(); \
+	if (!--__green_np && __green_pending.any) __green_leave(); \
 } while (0)
 
 /* true once green threads exist: stubs pass straight through until then */
@@ -340,6 +383,7 @@ static inline int gq_empty(const struct gq *q) { return !q->head; }
 /* ---- switch (switch.c) */
 hidden void __green_switch(struct green_thread *from, struct green_thread *to);
 hidden void __green_reap(void);
+hidden void __green_reap_later(struct green_thread *);
 
 /* ---- time (timer.c) */
 #define GREEN_NO_DEADLINE UINT64_MAX
@@ -518,19 +562,10 @@ static inline void green_sig_check(struct green_thread *self)
 }
 
 /*
- * __green_pending is written by threads and by signal handlers (the tick,
- * the catcher) that may interrupt them between any two instructions: a
- * plain `|=` or `&=` is a load and a store, and a handler's bit set in
- * between would be lost (a signal caught, never dispatched).  So every
- * change is one atomic read-modify-write.
- */
-#define green_pending_set(b)   ((void)__atomic_fetch_or(&__green_pending, (b), __ATOMIC_RELAXED))
-#define green_pending_clear(b) ((void)__atomic_fetch_and(&__green_pending, ~(b), __ATOMIC_RELAXED))
-#define green_pending_take()   (__atomic_exchange_n(&__green_pending, 0, __ATOMIC_RELAXED))
-
-/*
- * The same for the 64-bit signal sets a handler also changes (signal.c's
- * `arrived` and __green_sig_held).  A 32-bit CPU has no 64-bit atomic
+ * The 64-bit signal sets a handler also changes (signal.c's `arrived`
+ * and __green_sig_held): a plain `|=` or `&=` is a load and a store, and
+ * a handler's bit set in between would be lost, so every change is one
+ * atomic read-modify-write.  A 32-bit CPU has no 64-bit atomic
  * or/and of its own (it would need libatomic), so there each half that
  * changes gets its own 32-bit one.
  */
@@ -557,12 +592,6 @@ static inline void green_bits_clear(volatile uint64_t *w, uint64_t b)
 	if (b >> 32) __atomic_fetch_and(&h[!lo], ~(uint32_t)(b >> 32), __ATOMIC_RELAXED);
 #endif
 }
-
-/* what __green_pending asks of the outermost GREEN_LEAVE */
-#define GREEN_PEND_YIELD 1
-#define GREEN_PEND_SIG   2
-#define GREEN_PEND_POLL  4                      /* wake expired and ready waiters */
-#define GREEN_PEND_SLICE 8                      /* the quantum is used: yield if the policy lets */
 
 /* ---- address waits: a user-level futex (futex.c) */
 hidden int __green_futex_wait(const volatile void *addr, int val, uint64_t deadline, enum gwait kind);

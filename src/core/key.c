@@ -5,9 +5,15 @@
  * deleted key's stale values are cleared in every thread when the index
  * is handed out again, so a new key always starts out null (creation is
  * rare; reading and writing a value stay a load and a store).
+ *
+ * A thread's slots are zeroed at its first pthread_setspecific, not at
+ * its creation (most threads never use them, and zeroing them was most
+ * of the cost of a create): until then tsd_used is 0, and every slot
+ * reads as null whatever the memory holds.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "green.h"
 
 static void (*dtor[PTHREAD_KEYS_MAX])(void *);
@@ -29,7 +35,7 @@ int __pthread_key_create(pthread_key_t *k, void (*d)(void *))
 			*k = j;
 			/* values of a recycled key start out null everywhere */
 			for (struct green_thread *t = __green_all; t; t = t->all_next)
-				if (t->tsd) t->tsd[j] = 0;
+				if (t->tsd_used) t->tsd[j] = 0;
 			GREEN_LEAVE();
 			return 0;
 		}
@@ -54,7 +60,7 @@ weak_alias(__pthread_key_delete, pthread_key_delete);
 void *pthread_getspecific(pthread_key_t k)
 {
 	struct green_thread *self = __green_cur;
-	if (k >= PTHREAD_KEYS_MAX || !self->tsd) return 0;
+	if (k >= PTHREAD_KEYS_MAX || !self->tsd_used) return 0;
 	return self->tsd[k];
 }
 weak_alias(pthread_getspecific, tss_get);
@@ -63,12 +69,13 @@ int pthread_setspecific(pthread_key_t k, const void *v)
 {
 	struct green_thread *self = __green_cur;
 	if (k >= PTHREAD_KEYS_MAX || !used[k]) return EINVAL;
-	if (!self->tsd) {
-		self->tsd = calloc(PTHREAD_KEYS_MAX, sizeof(void *));
+	if (!self->tsd_used) {
+		if (!self->tsd) self->tsd = malloc(PTHREAD_KEYS_MAX * sizeof(void *));
 		if (!self->tsd) return ENOMEM;
+		memset(self->tsd, 0, PTHREAD_KEYS_MAX * sizeof(void *));
+		self->tsd_used = 1;
 	}
 	self->tsd[k] = (void *)v;
-	if (v) self->tsd_used = 1;
 	return 0;
 }
 

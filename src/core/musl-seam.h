@@ -78,27 +78,31 @@ extern hidden struct pthread *__green_tcb;
  *   dlerror_*    dlerror()'s message
  * The rest of musl's struct pthread is read only by members green
  * replaces (cancellation, TSD, join, robust lists, timers).
+ * dlerror_flag is a bit field: the byte that holds it (with musl's
+ * tsd_used, per thread too), right after cancelasync, is copied whole,
+ * one load and one store where the bit alone takes six instructions.
  */
+#define green_tcb_flags(tcb) (((unsigned char *)&(tcb)->cancelasync)[1])
+/* tid and errno_val, and dlerror_buf and stdio_locks, are neighbours
+ * in musl's struct pthread and in green's descriptor: each pair is moved
+ * by one __builtin_memcpy, which the compiler makes one load and one
+ * store (the library is built -ffreestanding, where memcpy is a call)
+ * (musl.c asserts the layouts). */
+#define green_tls_move(dst, src) do { \
+	__builtin_memcpy(&(dst)->tid, &(src)->tid, 2 * sizeof(int)); \
+	(dst)->h_errno_val = (src)->h_errno_val; \
+	(dst)->locale = (src)->locale; \
+	__builtin_memcpy(&(dst)->dlerror_buf, &(src)->dlerror_buf, 2 * sizeof(void *)); \
+} while (0)
 #define green_tls_save(t) do { \
 	struct pthread *tcb_ = __green_tcb; \
-	(t)->errno_val = tcb_->errno_val; \
-	(t)->tid = tcb_->tid; \
-	(t)->h_errno_val = tcb_->h_errno_val; \
-	(t)->locale = tcb_->locale; \
-	(t)->stdio_locks = tcb_->stdio_locks; \
-	(t)->dlerror_buf = tcb_->dlerror_buf; \
-	(t)->dlerror_flag = tcb_->dlerror_flag; \
+	green_tls_move(t, tcb_); \
+	(t)->dlerror_flag = green_tcb_flags(tcb_); \
 } while (0)
-
 #define green_tls_load(t) do { \
 	struct pthread *tcb_ = __green_tcb; \
-	tcb_->errno_val = (t)->errno_val; \
-	tcb_->tid = (t)->tid; \
-	tcb_->h_errno_val = (t)->h_errno_val; \
-	tcb_->locale = (t)->locale; \
-	tcb_->stdio_locks = (t)->stdio_locks; \
-	tcb_->dlerror_buf = (t)->dlerror_buf; \
-	tcb_->dlerror_flag = (t)->dlerror_flag; \
+	green_tls_move(tcb_, t); \
+	green_tcb_flags(tcb_) = (t)->dlerror_flag; \
 } while (0)
 
 /* A TCB of its own per thread when the program has a TLS segment (in a

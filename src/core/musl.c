@@ -7,6 +7,15 @@
 
 hidden struct pthread *__green_tcb;
 
+/* the pairs green_tls_move moves as one (musl-seam.h) */
+#define GREEN_NEIGHBOURS(s, a, b) \
+	(offsetof(struct s, b) == offsetof(struct s, a) + sizeof ((struct s *)0)->a)
+_Static_assert(GREEN_NEIGHBOURS(pthread, tid, errno_val) &&
+               GREEN_NEIGHBOURS(green_thread, tid, errno_val) &&
+               GREEN_NEIGHBOURS(pthread, dlerror_buf, stdio_locks) &&
+               GREEN_NEIGHBOURS(green_thread, dlerror_buf, stdio_locks),
+               "green_tls_move's pairs are neighbours");
+
 /* musl's stdio objects define these when linked; dummies otherwise. */
 static FILE *volatile no_file = 0;
 weak_alias(no_file, __stdin_used);

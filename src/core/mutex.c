@@ -79,7 +79,7 @@ int pthread_mutex_destroy(pthread_mutex_t *m)
 {
 	struct gmutex *g = (struct gmutex *)m;
 	if (g->type & GM_PSHARED) return __green_pmutex_destroy((struct gpmutex *)g);
-	if (g->owner || !gq_empty(&g->q)) return EBUSY;
+	if (gm_owner(g) || !gq_empty(&g->q)) return EBUSY;
 	return 0;
 }
 
@@ -97,13 +97,15 @@ static void held_del(struct gmutex *g, struct green_thread *t)
  * off every queue about to be woken: a raised boost needs no requeue. */
 hidden void __green_mutex_own(struct gmutex *g, struct green_thread *t)
 {
-	g->owner = t;
+	gm_set_owner(g, t);
 	if (t && (g->type & GM_TRACKED)) {
 		g->next = t->mheld;
 		t->mheld = g;
 	}
-	if (t && (g->type & GM_PROTECT) && gm_ceiling(g->type) > t->boost)
+	if (t && (g->type & GM_PROTECT) && gm_ceiling(g->type) > t->boost) {
 		t->boost = gm_ceiling(g->type);
+		green_relevel(t);
+	}
 }
 
 /* ---- priority inheritance */
@@ -113,14 +115,15 @@ hidden void __green_mutex_own(struct gmutex *g, struct green_thread *t)
 hidden void __green_pi_boost(struct gmutex *g, struct green_thread *waiter)
 {
 	int l = green_level(waiter);
-	struct green_thread *o = g->owner;
+	struct green_thread *o = gm_owner(g);
 
 	while ((g->type & GM_PI) && o && green_level(o) < l) {
 		o->boost = l;
+		green_relevel(o);
 		__green_runq_requeue(o, 0);
 		if (o->state != GS_BLOCKED || o->wait != GW_MUTEX) break;
 		g = (struct gmutex *)o->wait_obj;
-		o = g->owner;
+		o = gm_owner(g);
 	}
 }
 
@@ -140,6 +143,7 @@ hidden void __green_mutex_reboost(struct green_thread *t)
 	}
 	if (b == t->boost) return;
 	t->boost = b;
+	green_relevel(t);
 	__green_runq_requeue(t, 0);
 	if (t == __green_cur && __green_runq_higher(t))
 		green_pending_set(GREEN_PEND_YIELD);   /* the outermost GREEN_LEAVE yields */
@@ -173,21 +177,22 @@ hidden int __green_mutex_acquire(struct gmutex *g, uint64_t deadline, int woken)
 			r = ENOTRECOVERABLE;
 			break;
 		}
-		if (!g->owner) {
+		if (!gm_owner(g)) {
 			__green_mutex_own(g, self);
 			r = state(g);
 			break;
 		}
 		__green_pi_boost(g, self);
 		self->mx_handoff = woken;
+		gm_queued(g);
 		r = woken ? __green_wait_first(&g->q, GW_MUTEX, g, deadline)
 		          : __green_wait(&g->q, GW_MUTEX, g, deadline);
 		self->mx_handoff = 0;
-		if (!r && g->owner == self) {
+		if (!r && gm_owner(g) == self) {
 			r = state(g);
 			break;
 		}
-		if (r && r != EINTR && (r != ETIMEDOUT || g->owner)) break;
+		if (r && r != EINTR && (r != ETIMEDOUT || gm_owner(g))) break;
 		/* woken to compete (r == 0), a signal, or a timeout on a
 		 * free mutex */
 		woken = !r;
@@ -199,12 +204,12 @@ hidden int __green_mutex_acquire(struct gmutex *g, uint64_t deadline, int woken)
  * now free, or hand it over (see the top); free it if nobody waits. */
 hidden void __green_mutex_release(struct gmutex *g)
 {
-	struct green_thread *o = g->owner, *t;
+	struct green_thread *o = gm_owner(g), *t;
 
 	if (o && (g->type & GM_TRACKED)) held_del(g, o);
 	t = __gq_pop(&g->q);
 	if (t && !t->mx_handoff && !(g->type & GM_TRACKED)) {
-		g->owner = 0;
+		gm_set_owner(g, 0);
 		__green_wake(t, 0);
 	} else {
 		__green_mutex_own(g, t);
@@ -217,12 +222,12 @@ hidden void __green_mutex_release(struct gmutex *g)
  * never be locked again; its waiters learn it now. */
 static void unrecoverable(struct gmutex *g)
 {
-	struct green_thread *o = g->owner, *t;
+	struct green_thread *o = gm_owner(g), *t;
 
 	held_del(g, o);
-	g->owner = 0;
 	g->type = (g->type & ~GM_OWNERDEAD) | GM_NOTRECOVERABLE;
 	while ((t = __gq_pop(&g->q))) __green_wake(t, ENOTRECOVERABLE);
+	gm_set_owner(g, 0);
 	if (g->type & (GM_PI | GM_PROTECT)) __green_mutex_reboost(o);
 }
 
@@ -244,6 +249,7 @@ hidden void __green_mutex_owner_died(struct green_thread *t)
 		}
 	}
 	t->boost = 0;
+	green_relevel(t);
 	GREEN_LEAVE();
 }
 
@@ -264,12 +270,12 @@ static int lock(struct gmutex *g, clockid_t clk, const struct timespec *at, int 
 	if (g->type & GM_PSHARED) return __green_pmutex_lock((struct gpmutex *)g, clk, at, try);
 	if ((g->type & GM_PROTECT) && above_ceiling(g, self)) return EINVAL;
 	GREEN_ENTER();
-	if (!g->owner || (g->type & GM_NOTRECOVERABLE)) {
+	if (!gm_owner(g) || (g->type & GM_NOTRECOVERABLE)) {
 		r = __green_mutex_acquire(g, GREEN_NO_DEADLINE, 0);   /* does not wait */
 		GREEN_LEAVE();
 		return r;
 	}
-	if (g->owner == self && !(try && (g->type & 3) != PTHREAD_MUTEX_RECURSIVE)) {
+	if (gm_owner(g) == self && !(try && (g->type & 3) != PTHREAD_MUTEX_RECURSIVE)) {
 		switch (g->type & 3) {
 		case PTHREAD_MUTEX_RECURSIVE:
 			r = g->count == INT_MAX ? EAGAIN : (g->count++, 0);
@@ -300,14 +306,30 @@ static int lock(struct gmutex *g, clockid_t clk, const struct timespec *at, int 
 	return r;
 }
 
+/*
+ * The fast paths: a plain mutex (type 0: normal, private, no protocol,
+ * not owner-dead) is taken when free and nobody waits, and given back
+ * when nobody waits, by one compare-and-swap of its lock word (sync.h);
+ * anything else goes the whole way.  Under GREEN_SCHED a lock and an
+ * unlock are scheduling points, which only the whole way offers.
+ */
+static inline int fast_take(struct gmutex *g)
+{
+	return !g->type && !__green_xmode && __green_arch_cas(&g->lockw, 0, (uintptr_t)__green_cur);
+}
+
 int __pthread_mutex_lock(pthread_mutex_t *m)
 {
-	return lock((struct gmutex *)m, CLOCK_REALTIME, 0, 0);
+	struct gmutex *g = (struct gmutex *)m;
+	if (fast_take(g)) return 0;
+	return lock(g, CLOCK_REALTIME, 0, 0);
 }
 
 int __pthread_mutex_trylock(pthread_mutex_t *m)
 {
-	return lock((struct gmutex *)m, CLOCK_REALTIME, 0, 1);
+	struct gmutex *g = (struct gmutex *)m;
+	if (fast_take(g)) return 0;
+	return lock(g, CLOCK_REALTIME, 0, 1);
 }
 
 int __pthread_mutex_timedlock(pthread_mutex_t *restrict m, const struct timespec *restrict at)
@@ -315,18 +337,17 @@ int __pthread_mutex_timedlock(pthread_mutex_t *restrict m, const struct timespec
 	return lock((struct gmutex *)m, CLOCK_REALTIME, at, 0);
 }
 
-int __pthread_mutex_unlock(pthread_mutex_t *m)
+static __attribute__((noinline)) int unlock(struct gmutex *g)
 {
-	struct gmutex *g = (struct gmutex *)m;
 	struct green_thread *self = __green_cur;
 
 	if (g->type & GM_PSHARED) return __green_pmutex_unlock((struct gpmutex *)g);
 	GREEN_ENTER();
-	if (g->owner != self) {
+	if (gm_owner(g) != self) {
 		/* ERRORCHECK, RECURSIVE and robust must refuse; so do we for
 		 * a NORMAL mutex nobody holds.  A NORMAL mutex held by another thread
 		 * is released, as glibc and musl do (undefined in POSIX). */
-		if ((g->type & (3 | GM_ROBUST)) != PTHREAD_MUTEX_NORMAL || !g->owner) {
+		if ((g->type & (3 | GM_ROBUST)) != PTHREAD_MUTEX_NORMAL || !gm_owner(g)) {
 			GREEN_LEAVE();
 			return EPERM;
 		}
@@ -340,6 +361,15 @@ int __pthread_mutex_unlock(pthread_mutex_t *m)
 	else __green_mutex_release(g);
 	GREEN_LEAVE();
 	return 0;
+}
+
+int __pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	struct gmutex *g = (struct gmutex *)m;
+
+	if (!g->type && !__green_xmode && __green_arch_cas(&g->lockw, (uintptr_t)__green_cur, 0))
+		return 0;
+	return unlock(g);
 }
 
 weak_alias(__pthread_mutex_lock, pthread_mutex_lock);
@@ -361,7 +391,7 @@ int pthread_mutex_consistent(pthread_mutex_t *m)
 
 	if (g->type & GM_PSHARED) return __green_pmutex_consistent((struct gpmutex *)g);
 	GREEN_ENTER();
-	if ((g->type & GM_ROBUST) && (g->type & GM_OWNERDEAD) && g->owner == __green_cur) {
+	if ((g->type & GM_ROBUST) && (g->type & GM_OWNERDEAD) && gm_owner(g) == __green_cur) {
 		g->type &= ~GM_OWNERDEAD;
 		r = 0;
 	}

@@ -35,7 +35,7 @@ int pthread_mutex_setprioceiling(pthread_mutex_t *restrict m, int ceiling, int *
 	int r;
 
 	if (!(g->type & GM_PROTECT) || ceiling < 1 || ceiling > 99) return EINVAL;
-	if (g->owner == __green_cur) {
+	if (gm_owner(g) == __green_cur) {
 		GREEN_ENTER();
 		set(g, ceiling, old);
 		__green_mutex_reboost(__green_cur);

@@ -63,7 +63,7 @@ static void report_one(struct green_thread *t)
 	switch (t->state == GS_BLOCKED ? t->wait : GW_NONE) {
 	case GW_MUTEX: {
 		const struct gmutex *m = o;
-		if (m->owner) __green_describe(m->owner, other, sizeof other);
+		if (gm_owner(m)) __green_describe(gm_owner(m), other, sizeof other);
 		else strcpy(other, "nobody");
 		__green_say("green:   %s waits for mutex %p held by %s\n", me, o, other);
 		break;

@@ -20,11 +20,12 @@ hidden void __green_runq_requeue(struct green_thread *t, int front)
 {
 	struct gq *q = t->q;
 	if (!q) return;
-	__gq_remove(t);
 	if (t->state == GS_RUNNABLE) {
+		runq_remove(t);
 		if (front) runq_push_front(t);
 		else runq_push(t);
 	} else {
+		__gq_remove(t);
 		__gq_push(q, t);
 	}
 }

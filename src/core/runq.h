@@ -6,10 +6,9 @@
  * levels: the highest non-empty level runs first, FIFO within a level
  * (Marovich's real-time policy).  A thread's level is its own priority
  * raised by any priority-inheritance boost (mutex.c).  Inline because
- * every yield pushes and pops it.
- *
- * A bit may be left set for a level a thread was taken off directly
- * (__gq_remove, a requeue); readers clear such stale bits.
+ * every yield pushes and pops it.  A level's bit is set exactly while
+ * its queue holds a thread: everything that takes a thread off the run
+ * queue goes through runq_pop_at or runq_remove.
  */
 #ifndef GREEN_RUNQ_H
 #define GREEN_RUNQ_H
@@ -27,40 +26,42 @@ struct green_runq {
 };
 extern hidden struct green_runq __green_runq;
 
-/* the level a thread is scheduled at */
-static inline int green_level(const struct green_thread *t)
+/* The level a thread is scheduled at, kept in the descriptor: every
+ * change of its policy, priority or boost is followed by green_relevel
+ * (before any requeue), and every queue operation reads the level. */
+static inline void green_relevel(struct green_thread *t)
 {
 	int p = t->policy == SCHED_FIFO || t->policy == SCHED_RR ? t->prio : 0;
 	if (t->boost > p) p = t->boost;
-	return p < 0 ? 0 : p >= RQ_LEVELS ? RQ_LEVELS - 1 : p;
+	t->level = p < 0 ? 0 : p >= RQ_LEVELS ? RQ_LEVELS - 1 : p;
+}
+
+static inline int green_level(const struct green_thread *t)
+{
+	return t->level;
 }
 
 /* the highest level with a runnable thread, or -1 */
 static inline int runq_top(void)
 {
-	int w, l;
-	for (w = RQ_WORDS; w--; ) {
-		while (__green_runq.bits[w]) {
-			l = w * RQ_BITS + RQ_BITS - 1 - __builtin_clzl(__green_runq.bits[w]);
-			if (__green_runq.lv[l].head) return l;
-			__green_runq.bits[w] &= ~(1UL << l % RQ_BITS);
-		}
-	}
+	for (unsigned w = RQ_WORDS; w--; )
+		if (__green_runq.bits[w])
+			return w * RQ_BITS + RQ_BITS - 1 - __builtin_clzl(__green_runq.bits[w]);
 	return -1;
 }
 
 /* A thread above the running one became runnable: the outermost
  * GREEN_LEAVE yields to it. */
-static inline void runq_note(struct green_thread *t, int l)
+static inline void runq_note(struct green_thread *t, unsigned l)
 {
 	struct green_thread *c = __green_cur;
-	if (c && c != t && c->state == GS_RUNNING && l > green_level(c))
+	if (c && c != t && c->state == GS_RUNNING && l > (unsigned)green_level(c))
 		green_pending_set(GREEN_PEND_YIELD);
 }
 
 static inline void runq_push(struct green_thread *t)
 {
-	int l = green_level(t);
+	unsigned l = green_level(t);
 	struct gq *q = &__green_runq.lv[l];
 	t->q = q;
 	t->q_next = 0;
@@ -75,7 +76,7 @@ static inline void runq_push(struct green_thread *t)
 /* a thread that must run soon (a signal for it): ahead of its level */
 static inline void runq_push_front(struct green_thread *t)
 {
-	int l = green_level(t);
+	unsigned l = green_level(t);
 	struct gq *q = &__green_runq.lv[l];
 	t->q = q;
 	t->q_prev = 0;
@@ -87,14 +88,11 @@ static inline void runq_push_front(struct green_thread *t)
 	runq_note(t, l);
 }
 
-static inline struct green_thread *runq_pop(void)
+/* the head of level l, which is not empty */
+static inline struct green_thread *runq_pop_at(unsigned l)
 {
-	int l = runq_top();
-	struct gq *q;
-	struct green_thread *t;
-	if (l < 0) return 0;
-	q = &__green_runq.lv[l];
-	t = q->head;
+	struct gq *q = &__green_runq.lv[l];
+	struct green_thread *t = q->head;
 	q->head = t->q_next;
 	if (q->head) q->head->q_prev = 0;
 	else {
@@ -106,6 +104,21 @@ static inline struct green_thread *runq_pop(void)
 	return t;
 }
 
+/* take a runnable thread off the run queue, wherever it is in it */
+static inline void runq_remove(struct green_thread *t)
+{
+	unsigned l = t->q - __green_runq.lv;
+	__gq_remove(t);
+	if (!__green_runq.lv[l].head)
+		__green_runq.bits[l / RQ_BITS] &= ~(1UL << l % RQ_BITS);
+}
+
+static inline struct green_thread *runq_pop(void)
+{
+	int l = runq_top();
+	return l < 0 ? 0 : runq_pop_at(l);
+}
+
 /* the next thread to run: the head, or GREEN_SCHED's choice (explore.c) */
 static inline struct green_thread *runq_pick(void)
 {
@@ -115,6 +128,15 @@ static inline struct green_thread *runq_pick(void)
 static inline int runq_empty(void)
 {
 	return runq_top() < 0;
+}
+
+/* A quick look: false only if no thread is runnable (a stale bit may
+ * make it true when none is). */
+static inline int runq_maybe(void)
+{
+	unsigned long b = 0;
+	for (int w = 0; w < RQ_WORDS; w++) b |= __green_runq.bits[w];
+	return b != 0;
 }
 
 /* out of line (runq.c) */

@@ -46,6 +46,7 @@
 #include <signal.h>
 #include "green.h"
 #include "runq.h"
+#include "switch.h"
 
 static void *main_tsd[PTHREAD_KEYS_MAX];
 
@@ -61,8 +62,8 @@ hidden struct green_thread *__green_cur = &__green_main;
 hidden int __green_started;
 hidden int __green_live = 1;
 hidden struct green_thread *__green_all = &__green_main;
-hidden volatile int __green_np;
-hidden volatile int __green_pending;
+hidden int __green_np;
+hidden volatile union green_pending __green_pending;
 
 /* Pick the next thread to run; idles while there is none.  May return
  * the current thread if it was woken while idling. */
@@ -81,7 +82,7 @@ static void idle(uint64_t deadline)
 	if (__green_xmode && __green_vclock_jump(deadline)) return;   /* virtual time */
 	if (__green_xmode) t0 = __green_real_now();
 	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, _NSIG / 8);
-	if (!(__green_pending & GREEN_PEND_SIG)) {
+	if (!green_pending_is(GREEN_PEND_SIG)) {
 		__green_idle_mask = &old;
 		r = __green_poll_wait(deadline);
 		__green_idle_mask = 0;
@@ -231,23 +232,27 @@ hidden void __green_unpreempted(void (*func)(void *), void *ctx)
 hidden void __green_yield(void)
 {
 	struct green_thread *self = __green_cur, *next;
+	int top;
 
 	GREEN_ENTER();
 	if (__green_timers_pending())
 		__green_timers_expire(__green_now());
-	if (!runq_empty()) {
-		__green_ready(self);
-		next = runq_pick();
-		if (next != self) __green_switch(self, next);
-		else self->state = GS_RUNNING;
+	top = runq_top();
+	if (top >= green_level(self)) {   /* someone of its level or above */
+		self->state = GS_RUNNABLE;
+		runq_push(self);   /* behind them: the top stays the top */
+		next = __green_xmode ? __green_explore_pick() : runq_pop_at(top);
+		if (next != self) green_switch(self, next);
+		else self->state = GS_RUNNING;   /* GREEN_SCHED's choice */
 	}
-	green_pending_clear(GREEN_PEND_YIELD | GREEN_PEND_SLICE);   /* a yield satisfies them */
+	green_pending_clear(GREEN_PEND_YIELD);   /* a yield satisfies them */
+	green_pending_clear(GREEN_PEND_SLICE);
 	/* signals caught during the yield are dispatched now: a thread that
 	 * spins on sched_yield alone must still run its handlers.  Not
 	 * GREEN_LEAVE: under GREEN_SCHED that is a scheduling point, which
 	 * yields, and a yield is one already (explore.c). */
 	green_barrier();
-	if (!--__green_np && __green_pending) __green_preempt_now();
+	if (!--__green_np && __green_pending.any) __green_preempt_now();
 }
 
 hidden _Noreturn void __green_exit_switch(void)
@@ -255,22 +260,31 @@ hidden _Noreturn void __green_exit_switch(void)
 	struct green_thread *self = __green_cur, *next;
 
 	self->state = GS_EXITED;
+	if (self->detached) __green_reap_later(self);   /* once off its stack */
 	__green_sig_thread_exit(self);
 	next = pick_next();
 	__green_switch(self, next);
 	abort();  /* an exited thread is never switched back to */
 }
 
-int sched_yield(void)
+static __attribute__((noinline)) int yield(void)
 {
-	if (!green_active()) return 0;
-	if (__green_xmode) {
+	if (!__green_xmode) {
+		__green_yield();
+	} else if (green_active()) {
 		__green_explore_yielded();
 		__green_explore_point(0);
-	} else {
-		__green_yield();
 	}
 	return 0;
+}
+
+/* Nothing else to run (no thread runnable, no deadline that may have
+ * passed: only threads make them so) and no schedule to explore: nothing
+ * to do, and no system call. */
+int sched_yield(void)
+{
+	if (!__green_xmode && !runq_maybe() && !__green_timers_pending()) return 0;
+	return yield();
 }
 
 void thrd_yield(void)

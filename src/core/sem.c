@@ -113,7 +113,23 @@ static int wait(sem_t *s, clockid_t clk, const struct timespec *at, int try)
 	return 0;
 }
 
-int sem_wait(sem_t *s) { return wait(s, CLOCK_REALTIME, 0, 0); }
+/* The fast path: a private semaphore with a positive value, and no
+ * cancel pending (sem_wait is a cancellation point). */
+int sem_wait(sem_t *s)
+{
+	struct gsem *g = G(s);
+
+	if (!g->shared && !__green_cur->cancel_pending) {
+		GREEN_ENTER();
+		if (g->value > 0) {
+			g->value--;
+			GREEN_LEAVE();
+			return 0;
+		}
+		GREEN_LEAVE();
+	}
+	return wait(s, CLOCK_REALTIME, 0, 0);
+}
 int sem_trywait(sem_t *s) { return wait(s, CLOCK_REALTIME, 0, 1); }
 int sem_timedwait(sem_t *restrict s, const struct timespec *restrict at)
 {
@@ -129,9 +145,8 @@ int sem_clockwait(sem_t *restrict s, clockid_t clk, const struct timespec *restr
 	return wait(s, clk, at, 0);
 }
 
-int sem_post(sem_t *s)
+static __attribute__((noinline)) int post(struct gsem *g)
 {
-	struct gsem *g = G(s);
 	struct green_thread *t;
 	int v;
 
@@ -157,6 +172,23 @@ int sem_post(sem_t *s)
 	}
 	GREEN_LEAVE();
 	return 0;
+}
+
+/* The fast path: a private semaphore that nobody waits for. */
+int sem_post(sem_t *s)
+{
+	struct gsem *g = G(s);
+
+	if (!g->shared) {
+		GREEN_ENTER();
+		if (!g->q.head && g->value < SEM_VALUE_MAX) {
+			g->value++;
+			GREEN_LEAVE();
+			return 0;
+		}
+		GREEN_LEAVE();
+	}
+	return post(g);
 }
 
 int sem_getvalue(sem_t *restrict s, int *restrict val)

@@ -330,8 +330,7 @@ static void dispatch_arrived(void)
 /* From the idle loop: dispatch what arrived while we waited. */
 hidden void __green_sig_dispatch_arrived(void)
 {
-	if (!(__green_pending & GREEN_PEND_SIG)) return;
-	green_pending_clear(GREEN_PEND_SIG);
+	if (!green_pending_take(GREEN_PEND_SIG)) return;
 	dispatch_arrived();
 }
 
@@ -394,14 +393,17 @@ static void catcher(int s, siginfo_t *si, void *uc)
 
 hidden void __green_preempt_now(void)
 {
-	int p = green_pending_take();
-	if (p & GREEN_PEND_SIG) dispatch_arrived();
-	if (p & GREEN_PEND_POLL) {
+	int yield, slice;
+
+	if (green_pending_take(GREEN_PEND_SIG)) dispatch_arrived();
+	if (green_pending_take(GREEN_PEND_POLL)) {
 		GREEN_ENTER();
 		__green_tick_check();
 		green_np_down();
 	}
-	if ((p & GREEN_PEND_YIELD) || ((p & GREEN_PEND_SLICE) && __green_tick_slice_over(1)))
+	yield = green_pending_take(GREEN_PEND_YIELD);
+	slice = green_pending_take(GREEN_PEND_SLICE);
+	if (yield || (slice && __green_tick_slice_over(1)))
 		__green_yield();
 	green_sig_check(__green_cur);
 }

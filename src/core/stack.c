@@ -94,12 +94,13 @@ static size_t next_colour(void)
 }
 
 /* The descriptor, zeroed; t->tcb is left at the zeroed memory reserved
- * for the TCB (tls.c makes it). */
+ * for the TCB (tls.c makes it); the TSD slots are zeroed at their first
+ * use (key.c). */
 static struct green_thread *carve(void *lo, size_t len)
 {
 	char *top = (char *)lo + len, *tls = top - top_bytes();
 	struct green_thread *t = (void *)(tls + round64(__green_tls_bytes));
-	memset(tls, 0, top_bytes());
+	memset(tls, 0, (char *)(t + 1) - tls);
 	t->tcb = tls;
 	t->tsd = (void **)(t + 1);
 	t->stack_lo = lo;

@@ -30,10 +30,34 @@ static inline int gm_ceiling(unsigned type)
 struct gmutex {
 	int type;                     /* musl's _m_type slot */
 	int count;                    /* recursive depth beyond the first lock */
-	struct green_thread *owner;
+	volatile uintptr_t lockw;     /* the owner's descriptor, or 0; | GM_WAITERS */
 	struct gq q;                  /* waiters, by priority then FIFO */
 	struct gmutex *next;          /* owner's mheld list (GM_TRACKED) */
 };
+
+/*
+ * The lock word.  GM_WAITERS is set by every thread that queues on the
+ * mutex and kept by every change of owner while the queue holds anyone,
+ * so a plain mutex's uncontended lock (0 -> self) and unlock (self -> 0)
+ * are one compare-and-swap each, outside any no-preempt section, and
+ * fail to the slow path whenever someone waits (mutex.c).  A descriptor
+ * is 64-byte aligned, so bit 0 is free.  Every other change of the word
+ * is made inside a no-preempt section.
+ */
+#define GM_WAITERS ((uintptr_t)1)
+static inline struct green_thread *gm_owner(const struct gmutex *g)
+{
+	return (struct green_thread *)(g->lockw & ~GM_WAITERS);
+}
+static inline void gm_set_owner(struct gmutex *g, struct green_thread *t)
+{
+	g->lockw = (uintptr_t)t | (g->q.head ? GM_WAITERS : 0);
+}
+/* about to queue a thread on g->q */
+static inline void gm_queued(struct gmutex *g)
+{
+	g->lockw |= GM_WAITERS;
+}
 
 struct gcond {
 	int clock;                    /* clockid for timed waits */

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <limits.h>
 #include "green.h"
+#include "runq.h"
 
 hidden int __green_pid;
 #ifndef GREEN_OVERLAY
@@ -101,7 +102,7 @@ hidden void __green_thread_start(void *arg)
 	__green_arch_fp_set(&self->fp);
 	__green_reap();
 	green_barrier();
-	if (!--__green_np && __green_pending) __green_preempt_now();
+	if (!--__green_np && __green_pending.any) __green_preempt_now();
 	green_sig_check(self);
 	__green_cancel_async(self);
 	if (self->c11) {
@@ -174,6 +175,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 		t->policy = self->policy;
 		t->prio = self->prio;
 	}
+	green_relevel(t);
 	if (t->stack_mode == GREEN_STACK_SEPARATE) {
 		t->started = 1;
 		t->sp = __green_arch_make((char *)t->stack_lo + t->stack_size, __green_thread_start, t);

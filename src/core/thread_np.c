@@ -134,6 +134,7 @@ static void set_sched(struct green_thread *t, int policy, int prio, int front)
 {
 	t->policy = policy;
 	t->prio = prio;
+	green_relevel(t);
 	if (t->state == GS_RUNNABLE || t->state == GS_BLOCKED)
 		__green_runq_requeue(t, front);
 	else if (t == __green_cur && __green_runq_higher(t))

@@ -251,7 +251,8 @@ static void tick(int sig, siginfo_t *si, void *uc)
 			 * runs until a higher priority is runnable) */
 			used = now - run_since >= quantum;
 			if (__green_np) {
-				green_pending_set(GREEN_PEND_POLL | (used ? GREEN_PEND_SLICE : 0));
+				green_pending_set(GREEN_PEND_POLL);
+				if (used) green_pending_set(GREEN_PEND_SLICE);
 			} else {
 				green_np_up();
 				__green_tick_check();

@@ -1,0 +1,66 @@
+/*
+ * switch.h — the hand-off from one green thread to another, inline:
+ * sched.c's yield, the hottest path, has it in its own body; switch.c
+ * has the out-of-line copy for everyone else, and the reaping.
+ *
+ * The libc's per-thread state follows the thread in one of two ways
+ * (tls.c).  Threads with TCBs of their own: the thread pointer moves to
+ * the incoming thread's (a thread always resumes with its own, so GCC may
+ * keep caching &errno across a switch: __errno_location is declared
+ * const).  Threads sharing the initial TCB (a program without `__thread`
+ * variables): the thread pointer never moves, and the per-thread parts —
+ * errno, h_errno, the locale and, in musl, the owner id of FILE locks,
+ * the flockfile list and the dlerror state — are bound shallowly
+ * (Marovich 2.2): the outgoing thread's values are saved in its
+ * descriptor and the incoming thread's installed (green_tls_save/
+ * green_tls_load, the libc seam).
+ */
+#ifndef GREEN_SWITCH_H
+#define GREEN_SWITCH_H
+
+#include "green.h"
+
+/* Threads whose stacks could not be freed while they ran on them. */
+extern hidden struct green_thread *__green_reap_list;
+
+#ifndef GREEN_OVERLAY
+/* The reap frees with malloc: not while malloc's lock is held (by the
+ * thread that lands, switched out at a point inside malloc, or by a
+ * parked one), or the landing thread would wait for itself. */
+extern int __malloc_lock[1];   /* mallocng (src/malloc/mallocng/glue.h) */
+static inline int green_malloc_busy(void) { return *(volatile int *)__malloc_lock != 0; }
+#else
+static inline int green_malloc_busy(void) { return 0; }
+#endif
+
+/* Inside a no-preempt section: run `to` (RUNNABLE, off every queue)
+ * until some thread switches back to `from`, whose state the caller has
+ * set.  The depth is each thread's own: `to` resumes with the one it
+ * left with. */
+static inline void green_switch(struct green_thread *from, struct green_thread *to)
+{
+	if (__green_cpu_on) __green_cpu_charge();   /* cputime.c; off until asked */
+	if (to->tp != from->tp) {
+		__green_arch_set_tp(to->tp);
+	} else {
+		green_tls_save(from);
+		green_tls_load(to);
+	}
+	from->np = __green_np;
+	__green_np = to->np;
+	to->state = GS_RUNNING;
+	__green_cur = to;
+	__green_nswitch++;
+
+	if (to->stack_mode == GREEN_STACK_COPIED && __green_region_owner != to)
+		__green_copied_switch(from, to);   /* the region changes hands */
+	else
+		__green_arch_switch(&from->sp, to->sp);
+
+	/* running as `from` again, on its own stack */
+	if (__green_reap_list && !green_malloc_busy()) __green_reap();
+	green_sig_check(from);
+	if (from->cancel_pending) __green_cancel_async(from);
+}
+
+#endif

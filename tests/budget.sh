@@ -1,0 +1,43 @@
+#!/bin/sh
+# budget.sh — the fast paths' instruction budgets (tests/budget/budgets.txt):
+# each operation of tests/budget/ops.c is counted by valgrind's cachegrind
+# (user-space instructions, exact whatever the machine's load) in a run of
+# N repetitions and a run of none, with ticks off, and the difference over
+# N is held against its budget.  Prints the table; fails on any count
+# above its budget; says which are still above their targets.
+. "$GREEN_SRC/tests/lib.sh"
+[ -z "$GREEN_RUN" ] || { echo "SKIP: cachegrind cannot run a cross build under $GREEN_RUN"; exit 77; }
+[ -n "$VALGRIND" ] || { echo "SKIP: valgrind not installed"; exit 77; }
+N=${BUDGET_N:-20000}
+
+# instructions of one run: count OPS-BINARY STACKS OPERATION REPEATS
+count() {
+	GREEN_QUANTUM_MS=0 GREEN_STACKS=$2 $VALGRIND --tool=cachegrind --cache-sim=no \
+		--cachegrind-out-file=/dev/null "$1" "$3" "$4" 2>&1 >/dev/null |
+		sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,
+}
+
+printf '%-9s %-6s %-9s %8s %7s %7s\n' operation tcb stacks counted budget target
+grep -v '^#' "$S/tests/budget/budgets.txt" | grep -v '^ *$' |
+{
+	st=0
+	while read -r op tcb stacks budget target what; do
+		bin=$B/tests/budget/ops-green
+		[ "$tcb" = own ] && bin=$B/tests/budget/ops-tls-green
+		a=$(count "$bin" "$stacks" "$op" "$N") b=$(count "$bin" "$stacks" "$op" 0)
+		if [ -z "$a" ] || [ -z "$b" ]; then
+			fail "$op ($tcb TCB, $stacks stacks): cachegrind gave no count"
+			st=1
+			continue
+		fi
+		per=$(( (a - b + N / 2) / N ))
+		note=
+		[ "$per" -gt "$target" ] && note="  above its target"
+		[ "$per" -gt "$budget" ] && { note="  OVER BUDGET"; st=1; }
+		printf '%-9s %-6s %-9s %8s %7s %7s%s\n' "$op" "$tcb" "$stacks" "$per" "$budget" "$target" "$note"
+	done
+	exit $st
+}
+st=$?
+[ $st = 0 ] && echo "PASS: every operation within its budget" || echo "FAIL: an operation over its budget"
+exit $st

@@ -1,0 +1,139 @@
+/*
+ * ops.c — N repetitions of one fast-path operation, for counting its
+ * instructions (tests/budget.sh): the count of a run with N = 0 is
+ * subtracted from one with N, and the difference divided by N.
+ *
+ *   ops OPERATION N
+ *
+ * Every run creates the same helper thread first and leaves it parked on
+ * a condition variable, so the library is in its threaded state (the
+ * state a server's fast paths run in) and nothing else is runnable.  The
+ * operations between two threads run in two created threads while main
+ * waits to join them, so that with GREEN_STACKS=copied both are copied
+ * and every switch copies a stack.  Built with -DOPS_TLS the program has
+ * a __thread variable, and so a TCB per thread (src/core/tls.c).
+ * Operations (budgets.txt has a line for each):
+ *   mutex       pthread_mutex_lock + pthread_mutex_unlock, uncontended
+ *   yield       sched_yield with nothing else runnable
+ *   signal      pthread_cond_signal with no waiter
+ *   trylock     pthread_mutex_trylock + unlock
+ *   sem         sem_post + sem_wait, the value never 0 at the wait
+ *   yield2      a round of two threads each yielding once (2 switches)
+ *   create      pthread_create + pthread_join of a thread that returns
+ *   pingpong    a round of two threads handing a turn over by a
+ *               condition variable (2 signals, 2 waits, 2 switches)
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t park_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t park_c = PTHREAD_COND_INITIALIZER;
+static int park_done;
+
+static void *parked(void *arg)
+{
+	pthread_mutex_lock(&park_m);
+	while (!park_done) pthread_cond_wait(&park_c, &park_m);
+	pthread_mutex_unlock(&park_m);
+	return arg;
+}
+
+static long n;
+#ifdef OPS_TLS
+static __thread volatile int tls_probe;
+#endif
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+static long turn;
+
+static void *yielder(void *arg)
+{
+	for (long i = 0; i < n; i++) sched_yield();
+	return arg;
+}
+
+/* odd: 0 passes the turn on even counts, 1 on odd ones */
+static void *player(void *odd)
+{
+	pthread_mutex_lock(&m);
+	for (long i = 0; i < n; i++) {
+		while ((turn & 1) != (odd != 0)) pthread_cond_wait(&c, &m);
+		turn++;
+		pthread_cond_signal(&c);
+	}
+	pthread_mutex_unlock(&m);
+	return odd;
+}
+
+static int pair(void *(*fn)(void *))
+{
+	pthread_t a, b;
+	if (pthread_create(&a, 0, fn, (void *)0) || pthread_create(&b, 0, fn, (void *)1)) return 1;
+	return pthread_join(a, 0) || pthread_join(b, 0);
+}
+
+static void *nothing(void *arg) { return arg; }
+
+int main(int argc, char **argv)
+{
+	pthread_t helper, t;
+	const char *op;
+	sem_t s;
+
+#ifdef OPS_TLS
+	tls_probe = 1;
+#endif
+	if (argc != 3) {
+		fprintf(stderr, "usage: ops OPERATION N\n");
+		return 2;
+	}
+	op = argv[1];
+	n = atol(argv[2]);
+	if (pthread_create(&helper, 0, parked, 0)) return 1;
+	sched_yield();   /* the helper parks */
+
+	if (!strcmp(op, "mutex")) {
+		for (long i = 0; i < n; i++) {
+			pthread_mutex_lock(&m);
+			pthread_mutex_unlock(&m);
+		}
+	} else if (!strcmp(op, "yield")) {
+		for (long i = 0; i < n; i++) sched_yield();
+	} else if (!strcmp(op, "signal")) {
+		for (long i = 0; i < n; i++) pthread_cond_signal(&c);
+	} else if (!strcmp(op, "trylock")) {
+		for (long i = 0; i < n; i++) {
+			if (pthread_mutex_trylock(&m)) return 1;
+			pthread_mutex_unlock(&m);
+		}
+	} else if (!strcmp(op, "sem")) {
+		sem_init(&s, 0, 1);
+		for (long i = 0; i < n; i++) {
+			sem_post(&s);
+			sem_wait(&s);
+		}
+	} else if (!strcmp(op, "yield2")) {
+		if (pair(yielder)) return 1;
+	} else if (!strcmp(op, "create")) {
+		for (long i = 0; i < n; i++) {
+			if (pthread_create(&t, 0, nothing, 0)) return 1;
+			pthread_join(t, 0);
+		}
+	} else if (!strcmp(op, "pingpong")) {
+		if (pair(player)) return 1;
+	} else {
+		fprintf(stderr, "ops: no operation '%s'\n", op);
+		return 2;
+	}
+
+	pthread_mutex_lock(&park_m);
+	park_done = 1;
+	pthread_cond_signal(&park_c);
+	pthread_mutex_unlock(&park_m);
+	pthread_join(helper, 0);
+	return 0;
+}
