@@ -142,6 +142,10 @@ cmd() {
 	esac
 }
 
+# ---- the fast paths in CPU time, as ratios in one run (bench/fastpath.sh)
+log "fast paths in CPU time"
+sh "$srcdir/bench/fastpath.sh" "$builddir" $([ $quick = yes ] && echo --quick) >/dev/null
+
 # ---- the micro-metrics
 for c in $cols; do
 	log "micro: $c"
@@ -301,5 +305,6 @@ log "done; writing tables"
 } >"$raw/info"
 
 python3 "$srcdir/bench/tables.py" "$raw" "$out/tables.md" "$out/stack-depth.svg"
+{ echo; cat "$out/fastpath.md"; } >>"$out/tables.md"
 cat "$out/tables.md"
 echo "run.sh: wrote $out/tables.md and $out/stack-depth.svg in ${t_total}s" >&2
