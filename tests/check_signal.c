@@ -1341,6 +1341,50 @@ START_TEST(sched_yield_runs_handler)
 }
 END_TEST
 
+/* A signal caught inside one of the library's no-preempt sections runs
+ * its handler as the section ends (the outermost GREEN_LEAVE looks at
+ * every pending flag), not at the thread's next yield or wait: a loop
+ * of semaphore posts and waits (a section each, never a switch) waits
+ * for its ITIMER_PROF handler.  Many rounds, so that some signals land
+ * inside a section; without ticks (GREEN_QUANTUM_MS=0) nothing else
+ * would dispatch them. */
+static volatile int section_flag;
+
+static void on_section_prof(int s)
+{
+	section_flag = 0;
+}
+
+START_TEST(section_end_runs_handler)
+{
+	struct sigaction sa = { .sa_handler = on_section_prof };
+	struct itimerval it = { { 0, 0 }, { 0, 200 } };
+	uint64_t limit;
+	pthread_t t;
+	sem_t s;
+	int i, lost = 0;
+
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGPROF, &sa, 0), 0);
+	sem_init(&release, 0, 0);
+	SPAWN(&t, bystander, 0);     /* threads exist: green's own paths */
+	sem_init(&s, 0, 0);
+	for (i = 0; i < 300 && !lost; i++) {
+		limit = now_ns() + 10000 * MS;
+		section_flag = 1;
+		ck_assert_int_eq(setitimer(ITIMER_PROF, &it, 0), 0);
+		while (section_flag && now_ns() < limit) {
+			sem_post(&s);
+			sem_wait(&s);
+		}
+		if (section_flag) lost = i + 1;
+	}
+	stop_bystanders(&t, 1);
+	signal(SIGPROF, SIG_IGN);
+	ck_assert_msg(!lost, "a SIGPROF caught inside a section was not handled in 10 s (round %d)", lost);
+}
+END_TEST
+
 /* A thread-directed signal pending on the main thread is not pending in
  * a thread it creates afterwards: with threads running, and (sigstate
  * late) raised before the first thread exists. */
@@ -1599,6 +1643,7 @@ Suite *suite_signal(void)
 	tcase_add_test(tc, nanosleep_eintr);
 	tcase_add_test(tc, sigsuspend_pthread_kill);
 	tcase_add_test(tc, sigsuspend_no_lost_handler);
+	tcase_add_test(tc, section_end_runs_handler);
 	tcase_add_test(tc, sigsuspend_wakes_on_itimer);
 	tcase_add_test(tc, sigpending_per_thread);
 	tcase_add_test(tc, raise_runs_handler);

@@ -104,6 +104,30 @@ static inline struct green_thread *runq_pop_at(unsigned l)
 	return t;
 }
 
+/* The running thread t yields to the head of its own level, the top:
+ * the head out, t to the tail.  The level stays non-empty, so its bit
+ * stays as it is; and nobody above t became runnable, so no note. */
+static inline struct green_thread *runq_rotate(struct green_thread *t, unsigned l)
+{
+	struct gq *q = &__green_runq.lv[l];
+	struct green_thread *h = q->head;
+
+	q->head = h->q_next;
+	if (q->head) {
+		q->head->q_prev = 0;
+		q->tail->q_next = t;
+	} else {
+		q->head = t;
+	}
+	t->q = q;
+	t->q_prev = q->head == t ? 0 : q->tail;
+	t->q_next = 0;
+	q->tail = t;
+	h->q = 0;
+	h->q_next = 0;
+	return h;
+}
+
 /* take a runnable thread off the run queue, wherever it is in it */
 static inline void runq_remove(struct green_thread *t)
 {

@@ -240,8 +240,12 @@ hidden void __green_yield(void)
 	top = runq_top();
 	if (top >= green_level(self)) {   /* someone of its level or above */
 		self->state = GS_RUNNABLE;
-		runq_push(self);   /* behind them: the top stays the top */
-		next = __green_xmode ? __green_explore_pick() : runq_pop_at(top);
+		if (top == green_level(self) && !__green_xmode) {
+			next = runq_rotate(self, top);
+		} else {
+			runq_push(self);   /* behind them: the top stays the top */
+			next = __green_xmode ? __green_explore_pick() : runq_pop_at(top);
+		}
 		if (next != self) green_switch(self, next);
 		else self->state = GS_RUNNING;   /* GREEN_SCHED's choice */
 	}
