@@ -135,7 +135,7 @@ for mode in separate copied; do
 	fi
 	expect "$m: green-thread 2 switches" \
 		'^\[Switching to green thread 2 "mutex-waiter" \(blocked: mutex 0x[0-9a-f]+ held by thread 1 "gdbwait-green"\)\]$'
-	expect "$m: then bt shows it from frame 1" '^#1 +0x[0-9a-f]+ in __green_switch '
+	expect "$m: then bt shows it from frame 1" '^#1 +0x[0-9a-f]+ in (__)?green_switch '
 	expect "$m: then info locals shows its locals" '^tag = 42$'
 	expect "$m: continue goes back to the running thread" \
 		'^\[Green thread 2 "mutex-waiter" is parked: back to the running thread\]$'
