@@ -24,19 +24,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t main_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t cv_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t other = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t second = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int pipefd[2];
-static volatile int parked, go, holds_other, stop_line;
+static volatile int parked, go, holds_second, stop_line;
 static volatile unsigned long sink;
 
 __attribute__((noinline)) void *in_mutex(void *arg)
 {
 	parked++;
-	pthread_mutex_lock(&lock);
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_lock(&main_lock);
+	pthread_mutex_unlock(&main_lock);
 	return arg;
 }
 
@@ -73,9 +73,9 @@ __attribute__((noinline)) void *asserter(void *arg)
 
 __attribute__((noinline)) void *locker(void *arg)
 {
-	pthread_mutex_lock(&other);
-	holds_other = 1;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&second);
+	holds_second = 1;
+	pthread_mutex_lock(&main_lock);
 	return arg;
 }
 
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 	int waits = 4;
 
 	if (pipe(pipefd)) return 3;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&main_lock);
 	start(in_mutex, "mutex-waiter", 0);
 	start(in_cond, "cond-waiter", 0);
 	if (!strcmp(how, "deadlock")) {
@@ -128,8 +128,8 @@ int main(int argc, char **argv)
 		report(waits);
 	} else if (!strcmp(how, "deadlock")) {
 		start(locker, "locker", 0);
-		while (!holds_other) sched_yield();
-		pthread_mutex_lock(&other);
+		while (!holds_second) sched_yield();
+		pthread_mutex_lock(&second);
 	} else if (!strcmp(how, "hang")) {
 		int up[2];
 		char c;
