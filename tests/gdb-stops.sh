@@ -95,7 +95,7 @@ COND='blocked_+condition_variable_0x[0-9a-f]+_\(mutex_0x[0-9a-f]+\)'
 PARKED="mutex-waiter:in_mutex:$MUTEX cond-waiter:in_cond:$COND"
 PARKED="$PARKED reader:in_read:blocked_+fd_[0-9]+_\\(read\\) sleeper:in_sleep:blocked_+sleep"
 SHOW="-ex 'info green-threads' -ex 'green-thread apply all bt'"
-line=$(grep -n 'the breakpoint in main' "$S/tests/prog/gdbstops.c" | sed -n '2s/:.*//p')
+line=$(grep -n 'gdb-stops.sh: break here' "$S/tests/prog/gdbstops.c" | sed 's/:.*//')
 
 for mode in separate copied; do
 	# -- a worker's assert: frame 0 is inlined (die, in green's signal path)

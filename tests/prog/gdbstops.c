@@ -7,7 +7,7 @@
  * and in sleep() ("sleeper").  Then, by the argument:
  *
  *   assert    a fifth thread ("asserter") fails an assert: SIGABRT
- *   main      main reaches the line of the breakpoint in main
+ *   main      main reaches the line marked for the breakpoint of the test
  *   inline    main calls report(), where inlined_stop() is inlined
  *   deadlock  (no reader, no sleeper: they could still be woken) main
  *             and a fifth thread ("locker") take two mutexes in opposite
@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 		start(asserter, "asserter", 3);
 		sched_yield();
 	} else if (!strcmp(how, "main")) {
-		stop_line = 1;          /* the breakpoint in main */
+		stop_line = 1;          /* gdb-stops.sh: break here */
 	} else if (!strcmp(how, "inline")) {
 		report(waits);
 	} else if (!strcmp(how, "deadlock")) {
