@@ -10,6 +10,7 @@
 #                                   to it; "current" (or 0) goes back to the
 #                                   thread that is running
 #   green-thread apply all|N... CMD run CMD for each thread
+#   green-mutex ADDR                who holds mutex ADDR, who waits for it
 #   green-print [/FMT] EXPR         print, with the `__thread` variables in
 #                                   EXPR taken from the thread shown
 #   $green_tls("VAR" [, N])         `__thread` variable VAR of thread N (or
@@ -156,12 +157,17 @@ class Thread:
         self.sp = f("sp")
         self.stack_mode = lay.stack_modes.get(f("stack_mode"), "mode %d" % f("stack_mode"))
         self.deadline = f("deadline") if f("heap_idx") else None
+        cur = lay.value("addr.cur")
+        self.on_cpu = self.state == "running" or bool(cur) and lay.ptr(cur) == addr
 
     def label(self):
         return '%d "%s"' % (self.id, self.name) if self.name else "%d" % self.id
 
     def running(self):
-        return self.state == "running"
+        """Are its frames the CPU's?  The running thread's; also, once every
+        thread is blocked, the one whose stack the scheduler's idle loop or
+        the deadlock report runs on (the last to block: addr.cur)."""
+        return self.on_cpu
 
     def parked(self):
         return self.state in ("runnable", "blocked")
@@ -332,6 +338,7 @@ class Selection:
                                "for this CPU")
         self.thread = t
         self.overlay = None
+        self.past_main = None
         if t.stack_mode == "copied":
             at, data = copied_stack_image(t)
             if data is not None:
@@ -344,12 +351,50 @@ class Selection:
                 self.regs[reg] = lay.ptr(t.sp + off)
         self.regs[_sp_name()] = t.sp + lay.frame["sp"]
         self.frame0_sp = t.sp
+        self.level, self.past_main = _claim_level()
 
     def release(self):
+        if self.past_main is not None:
+            gdb.execute("set backtrace past-main " + self.past_main, to_string=True)
+            self.past_main = None
         if self.overlay:
             at, data = self.overlay
             self.overlay = None
             gdb.selected_inferior().write_memory(at, data)
+
+
+def _claim_level():
+    """The frame of the running thread that unwinds into the parked one.
+
+    That is the innermost frame that is not inlined: gdb makes up an
+    inlined frame (frame 0 at a breakpoint in an inlined function, at an
+    -O2 assert or abort) from its caller's registers, without asking a
+    Python unwinder; the caller is where the parked frames can be hung.
+    If that frame is main, gdb unwinds no further unless "backtrace
+    past-main" is on: it is turned on while the thread is shown (the
+    frame filter still stops the parked thread's own frames at its main).
+    Returns (level, the past-main setting to restore, or None)."""
+    gdb.invalidate_cached_frames()
+    f, level = gdb.newest_frame(), 0
+    while f.type() == gdb.INLINE_FRAME and f.older() is not None:
+        f, level = f.older(), level + 1
+    past_main = None
+    if f.name() == "main":
+        text = gdb.execute("show backtrace past-main", to_string=True)
+        if " off." in text:
+            past_main = "off"
+            gdb.execute("set backtrace past-main on", to_string=True)
+    return level, past_main
+
+
+def parked_frames_start():
+    """The first frame of the shown parked thread, or None."""
+    if _sel is None:
+        return gdb.newest_frame()
+    f = gdb.newest_frame()
+    while f is not None and f.level() <= _sel.level:
+        f = f.older()
+    return f
 
 
 def _sp_name():
@@ -373,7 +418,7 @@ class GreenUnwinder(gdb.unwinder.Unwinder):
 
     def __call__(self, pending):
         sel = _sel
-        if sel is None or pending.level() != 0:
+        if sel is None or pending.level() != sel.level:
             return None
         pc = pending.read_register("pc")
         # frame 0's id must not be outer to frame 1's (gdb stops a
@@ -396,7 +441,17 @@ class GreenFrameFilter:
     def filter(self, frames):
         if _sel is None:
             return frames
-        return (f for f in frames if f.inferior_frame().level() != 0)
+        return self._parked(frames, _sel.level, _sel.past_main is not None)
+
+    @staticmethod
+    def _parked(frames, level, stop_at_main):
+        for f in frames:
+            fr = f.inferior_frame()
+            if fr.level() <= level:
+                continue
+            yield f
+            if stop_at_main and fr.name() == "main":
+                return       # past-main is on only to reach the parked frames
 
 
 def select(t):
@@ -430,9 +485,7 @@ def library_dirs():
 def user_frame():
     """The innermost frame outside the library, and the library call it is in."""
     libdirs = library_dirs()
-    f, inner = gdb.newest_frame(), None
-    if _sel is not None:
-        f = f.older()
+    f, inner = parked_frames_start(), None
     while f is not None:
         sal = f.find_sal()
         path = sal.symtab.fullname() if sal.symtab else None
@@ -748,7 +801,7 @@ the running thread first: only it can run."""
             raise gdb.GdbError("green: thread %s has exited: it has no frames" % t.label())
         select(t)
         f, _ = user_frame()
-        (f or gdb.newest_frame().older()).select()
+        (f or parked_frames_start()).select()
         print("[Switching to green thread %s (%s)]" % (t.label(), state_text(t)))
         gdb.execute("frame", from_tty)
 
@@ -775,8 +828,51 @@ class GreenThreadApply(gdb.Command):
             with Viewing(t):
                 if not t.running():
                     f, _ = user_frame()
-                    (f or gdb.newest_frame().older()).select()
+                    (f or parked_frames_start()).select()
                 gdb.execute(cmd, from_tty)
+
+
+class GreenMutex(gdb.Command):
+    """Who holds a mutex and who waits for it: green-mutex EXPR.
+
+EXPR is the mutex's address, as the deadlock report and info green-threads
+print it, or an expression for it (&lock).  Prints the thread holding it
+(with its recursion depth), then each thread blocked on it, the condition
+waiters that will take it back when woken, by thread."""
+
+    def __init__(self):
+        super().__init__("green-mutex", gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
+
+    def invoke(self, arg, from_tty):
+        if not arg.strip():
+            raise gdb.GdbError("usage: green-mutex ADDRESS-OR-EXPRESSION")
+        v = gdb.parse_and_eval(arg)
+        code = v.type.strip_typedefs().code
+        if code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+            v = v.address           # the mutex itself (a pthread_mutex_t)
+        addr = int(v.cast(gdb.lookup_type("unsigned long")))
+        lay = layout()
+        ts = threads()
+        owner = lay.field(addr, "gmutex.owner")
+        who = thread_at(owner) if owner else None
+        text = ("thread %s" % who.label() if who else "nobody" if not owner
+                else "%#x (not a thread: is %#x a green mutex?)" % (owner, addr))
+        if who and lay.has("gmutex.count"):
+            depth = lay.field(addr, "gmutex.count")
+            if depth:
+                text += ", locked %d more times (recursive)" % depth
+        print("mutex %#x: held by %s" % (addr, text))
+        waiting = [t for t in ts if t.state == "blocked" and t.wait == "GW_MUTEX"
+                   and t.wait_obj == addr]
+        conds = [t for t in ts if t.state == "blocked" and t.wait == "GW_COND"
+                 and t.wait_aux == addr]
+        for t in waiting:
+            print("  waiting: thread %s" % t.label())
+        for t in conds:
+            print("  in a condition wait on it: thread %s (condition variable %#x)"
+                  % (t.label(), t.wait_obj))
+        if not waiting and not conds:
+            print("  no thread waits for it")
 
 
 def running_thread():
@@ -850,6 +946,7 @@ def _setup():
     GreenThreadApply()
     GreenThreadRelease()
     GreenPrint()
+    GreenMutex()
     GreenTlsFunction()
     gdb.unwinder.register_unwinder(None, GreenUnwinder(), replace=True)
     gdb.frame_filters["green-threads"] = GreenFrameFilter()

@@ -38,6 +38,34 @@ if [ "$(printf '%s\n' "$msg" | grep -c 'GREEN_SCHED is ignored')" = 1 ]; then
 else
 	fail "1:1 build: no single note about GREEN_SCHED: $msg"
 fi
+# misuse: a program that is not green (1:1 here; plain cc alike) and a
+# missing one explore nothing, and say so in one line with exit status 2
+for p in "$B/tests/prog/nothreads-1to1" "$B/tests/prog/no-such-program"; do
+	msg=$($X -q -n 20 -- $GREEN_RUN "$p" 2>&1)
+	st=$?
+	case $st:$msg in
+	2:"green-explore: $p is not a green program: "*"nothing was explored" | \
+	2:"green-explore: cannot run "*"No such file or directory")
+		pass "green-explore on ${p##*/}: exit 2, $(printf '%s\n' "$msg" | wc -l) line" ;;
+	*) fail "green-explore on ${p##*/}: exit status $st: $msg" ;;
+	esac
+done
+# the debug: line green-explore prints runs gdb with the extension loaded
+# (it adds the safe path of the script the program names)
+GDB=${GDB:-}
+if [ -z "$GREEN_RUN" ] && [ -n "$GDB" ] && command -v "$GDB" >/dev/null 2>&1; then
+	line=$($X -q -n 50 -- "$B/tests/explore/order-green" | sed -n 's/^debug: *//p')
+	cmd=$(printf '%s\n' "$line" | sed "s|gdb |$GDB -nx -batch -ex 'info auto-load python-scripts' |
+		s| -ex run | -ex run -ex 'info green-threads' |")
+	out=$(cd "$B" && sh -c "$cmd" 2>&1 </dev/null)
+	if printf '%s\n' "$out" | grep -Eq '^Yes +.*/green-gdb\.py' &&
+	   printf '%s\n' "$out" | grep -Eq '^\* +[0-9]+ '; then
+		pass "the printed debug: line loads the extension"
+	else
+		fail "the printed debug: line: $line"
+		printf '%s\n' "$out" | sed 's/^/    | /'
+	fi
+fi
 # a malformed value is named and ignored
 msg=$(GREEN_SCHED=pct:1:99 $GREEN_RUN "$B/tests/explore/order-green" 2>&1 >/dev/null)
 case $msg in

@@ -1,0 +1,166 @@
+#!/bin/sh
+# gdb-stops.sh — the gdb extension (docs/debugging.md) where a debugger
+# actually stops an optimised program (tests/prog/gdbstops.c, -O2): after
+# a failed assert in a worker, at a breakpoint in main, at a breakpoint in
+# an inlined function, after the deadlock report, at a Ctrl-C (SIGINT)
+# while every thread waits, and in a core file of the assert.  At each,
+# `info green-threads` must list every thread with its wait, and `green-
+# thread apply all bt` must show each thread's own function as its first
+# frame outside the library; in both stack modes (the core file: separate
+# stacks, and a clear refusal for copied ones).
+. "$GREEN_SRC/tests/lib.sh"
+GDB=${GDB:-}
+PROG=$B/tests/prog/gdbstops-green
+
+if [ -n "$GREEN_RUN" ]; then
+	echo "SKIP: the gdb extension (gdb cannot look inside a cross build under $GREEN_RUN)"
+	exit 77
+fi
+if [ -z "$GDB" ] || ! command -v "$GDB" >/dev/null 2>&1; then
+	echo "SKIP: the gdb extension (gdb is not installed)"
+	exit 77
+fi
+if ! "$GDB" -nx -batch -ex 'python print("py-ok")' 2>/dev/null | grep -q py-ok; then
+	echo "SKIP: the gdb extension ($GDB has no Python)"
+	exit 77
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/green-gdb-stops.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM
+TO=
+command -v timeout >/dev/null 2>&1 && TO="timeout 120"
+
+# gdb_batch STACK-MODE GDB-ARGS...: output in $T/out
+gdb_batch() {
+	mode=$1
+	shift
+	$TO env GREEN_STACKS="$mode" "$GDB" -nx -batch \
+		-iex "add-auto-load-safe-path $S/gdb" "$@" >"$T/out" 2>&1
+}
+
+show() { sed 's/^/    | /' "$T/out"; }
+
+# expect WHAT ERE: a line of the output matches
+expect() {
+	if grep -Eq -- "$2" "$T/out"; then
+		pass "$1"
+	else
+		fail "$1: no line matches /$2/"
+		show
+	fi
+}
+
+# top NAME: the first frame in gdbstops.c of thread NAME's backtrace
+# (the "green-thread apply all bt" part), as "FUNCTION"
+top() {
+	awk -v n="$1" '
+		/^Green thread / { on = $4 == "\"" n "\"" || $4 == "\"" n "\":"; next }
+		/^\[/ { on = 0 }
+		on && /gdbstops\.c:/ {
+			sub(/^#[0-9]+ +(0x[0-9a-f]+ in )?/, "")
+			sub(/ .*/, "")
+			print
+			exit
+		}' "$T/out"
+}
+
+# threads M WHO:FUNCTION:WAIT-ERE...: every thread WHO is listed with its
+# wait, and its backtrace's first frame of the program is FUNCTION ("_"
+# in WAIT-ERE stands for a space)
+threads() {
+	m=$1
+	shift
+	bad=
+	for tfw in "$@"; do
+		who=${tfw%%:*} rest=${tfw#*:}
+		fn=${rest%%:*}
+		wait=$(printf '%s' "${rest#*:}" | tr _ ' ')
+		if ! grep -Eq -- "^[ *>] +[0-9]+ +$who +$wait" "$T/out"; then
+			bad="$bad; $who is not listed as /$wait/"
+		fi
+		got=$(top "$who")
+		[ "$got" = "$fn" ] || bad="$bad; the backtrace of $who starts at ${got:-nothing}, not $fn"
+	done
+	if [ -z "$bad" ]; then
+		pass "$m: every thread listed with its wait and its own backtrace"
+	else
+		fail "$m${bad}"
+		show
+	fi
+}
+
+MUTEX='blocked_+mutex_0x[0-9a-f]+_held_by_thread_1_"gdbstops-green"'
+COND='blocked_+condition_variable_0x[0-9a-f]+_\(mutex_0x[0-9a-f]+\)'
+PARKED="mutex-waiter:in_mutex:$MUTEX cond-waiter:in_cond:$COND"
+PARKED="$PARKED reader:in_read:blocked_+fd_[0-9]+_\\(read\\) sleeper:in_sleep:blocked_+sleep"
+SHOW="-ex 'info green-threads' -ex 'green-thread apply all bt'"
+line=$(grep -n 'gdb-stops.sh: break here' "$S/tests/prog/gdbstops.c" | sed 's/:.*//')
+
+for mode in separate copied; do
+	# -- a worker's assert: frame 0 is inlined (die, in green's signal path)
+	eval gdb_batch $mode -ex run $SHOW -ex "'gcore $T/core'" --args "$PROG" assert
+	m="assert ($mode stacks)"
+	expect "$m: SIGABRT" '^Program received signal SIGABRT'
+	threads "$m" $PARKED "gdbstops-green:main:runnable" "asserter:asserter:running"
+	[ $mode = separate ] && cp "$T/out" "$T/assert.out"
+
+	# -- the core file of that assert
+	if [ -s "$T/core" ]; then
+		eval gdb_batch $mode $SHOW "$PROG" "$T/core"
+		m="core file ($mode stacks)"
+		if [ $mode = separate ]; then
+			threads "$m" $PARKED "gdbstops-green:main:runnable" "asserter:asserter:running"
+		else
+			expect "$m: a parked copied-stack thread is refused with a reason" \
+				'can only be shown in a live process'
+		fi
+		rm -f "$T/core"
+	else
+		fail "core file ($mode stacks): gcore wrote none"
+		show
+	fi
+
+	# -- a breakpoint in main
+	eval gdb_batch $mode -ex "'break gdbstops.c:$line'" -ex run $SHOW \
+		-ex "'green-thread 2'" -ex continue --args "$PROG" main
+	m="breakpoint in main ($mode stacks)"
+	threads "$m" $PARKED "gdbstops-green:main:running"
+	expect "$m: green-thread 2 selects the thread's own frame" '^#[0-9]+ +0x[0-9a-f]+ in in_mutex '
+	expect "$m: the program then runs to its end" '^\[Inferior 1 \(process [0-9]+\) exited normally\]$'
+	if grep -q "Python Exception" "$T/out"; then
+		fail "$m: a Python exception"
+		show
+	fi
+
+	# -- a breakpoint in an inlined function
+	eval gdb_batch $mode -ex "'break inlined_stop'" -ex run $SHOW -ex continue \
+		--args "$PROG" inline
+	m="breakpoint in an inlined function ($mode stacks)"
+	expect "$m: stops there" '^Breakpoint 1, .*inlined_stop '
+	threads "$m" $PARKED "gdbstops-green:inlined_stop:running"
+
+	# -- the deadlock report, then abort
+	eval gdb_batch $mode -ex run $SHOW -ex "'green-mutex &second'" -ex "'green-mutex main_lock'" \
+		--args "$PROG" deadlock
+	m="deadlock ($mode stacks)"
+	expect "$m: the report" '^green: deadlock: '
+	threads "$m" "mutex-waiter:in_mutex:$MUTEX" "cond-waiter:in_cond:$COND" \
+		"locker:locker:$MUTEX" \
+		'gdbstops-green:main:blocked_+mutex_0x[0-9a-f]+_held_by_thread_4_"locker"'
+	expect "$m: green-mutex names the holder" '^mutex 0x[0-9a-f]+: held by thread 4 "locker"$'
+	expect "$m: green-mutex names the waiters" '^  waiting: thread 4 "locker"$'
+
+	# -- Ctrl-C while every thread waits (main too, once it has parked)
+	eval gdb_batch $mode -ex run $SHOW -ex kill --args "$PROG" hang
+	m="interrupted hang ($mode stacks)"
+	expect "$m: SIGINT" '^Program received signal SIGINT'
+	threads "$m" $PARKED "gdbstops-green:main:(running|blocked)"
+done
+
+# the same session as a user types it, with the extension loaded as it is
+# in the build tree: also the transcript in docs/debugging.md
+cp "$T/assert.out" "$T/out"
+expect "assert: frames of a parked thread start after the running thread's" \
+	'^#2 +0x[0-9a-f]+ in __green_switch '
+finish
