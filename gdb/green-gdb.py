@@ -212,14 +212,21 @@ def _signame(s):
     return "signal %d" % s
 
 
+def mutex_owner(lay, addr):
+    """The descriptor address of the thread that holds the mutex at addr,
+    0 if none: the lock word less its waiters bit (src/core/sync.h)."""
+    if not lay.has("gmutex.owner"):
+        return 0
+    return lay.field(addr, "gmutex.owner") & ~lay.value("gmutex.waiters_bit", 0)
+
+
 def describe_wait(t):
     """What a blocked thread waits for, worded as the deadlock report does."""
     if t.state != "blocked":
         return "-"
     lay, o, kind = t.lay, t.wait_obj, t.wait
     if kind == "GW_MUTEX":
-        owner = lay.field(o, "gmutex.owner") if lay.has("gmutex.owner") else 0
-        owner &= ~lay.value("gmutex.waiters_bit", 0)   # the lock word's flag
+        owner = mutex_owner(lay, o)
         who = thread_at(owner) if owner else None
         s = "mutex %#x held by %s" % (o, "thread " + who.label() if who else
                                       ("nobody" if not owner else "%#x" % owner))
@@ -853,7 +860,7 @@ waiters that will take it back when woken, by thread."""
         addr = int(v.cast(gdb.lookup_type("unsigned long")))
         lay = layout()
         ts = threads()
-        owner = lay.field(addr, "gmutex.owner")
+        owner = mutex_owner(lay, addr)
         who = thread_at(owner) if owner else None
         text = ("thread %s" % who.label() if who else "nobody" if not owner
                 else "%#x (not a thread: is %#x a green mutex?)" % (owner, addr))

@@ -162,5 +162,5 @@ done
 # in the build tree: also the transcript in docs/debugging.md
 cp "$T/assert.out" "$T/out"
 expect "assert: frames of a parked thread start after the running thread's" \
-	'^#2 +0x[0-9a-f]+ in __green_switch '
+	'^#2 +0x[0-9a-f]+ in (__)?green_switch '
 finish
