@@ -15,6 +15,10 @@
 #include <threads.h>
 #include <unistd.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <sys/mman.h>
 
 /* ---- every function exists */
 
@@ -897,10 +901,75 @@ END_TEST
  */
 #define GREEN_ASYNC_CANCEL_WIRED 1
 
+/* sched_yield in a process whose kernel policy is real-time yields the
+ * processor to other processes too.  Parent and child, SCHED_FIFO at one
+ * priority on one CPU: the child says it started (the parent, blocked in
+ * read, becomes ready but does not preempt it), then yields until the
+ * parent sets a flag, which the parent can only do once a yield of the
+ * child reached the kernel.  Counts the child's yields: one or two when
+ * they do, millions (until the kernel's real-time throttling lets the
+ * parent in) when they do not.  Skipped where SCHED_FIFO is refused. */
+START_TEST(rt_yield_lets_other_processes_run)
+{
+	struct sched_param sp = { .sched_priority = 1 }, old;
+	volatile long *shm;
+	cpu_set_t one, was;
+	int policy, fds[2], st;
+	long yields;
+	char c;
+	pid_t pid;
+
+	shm = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert(shm != MAP_FAILED);
+	ck_assert_int_eq(pipe(fds), 0);
+	policy = sched_getscheduler(0);
+	if (policy < 0 || sched_getparam(0, &old)) {
+		/* stock musl's are ENOSYS stubs (1:1 mode) */
+		printf("rt_yield_lets_other_processes_run: no sched_getscheduler (%s): not tested\n",
+		       strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(sched_getaffinity(0, sizeof was, &was), 0);
+	CPU_ZERO(&one);
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &was)) { CPU_SET(i, &one); break; }
+	ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		sched_setaffinity(0, sizeof was, &was);
+		printf("rt_yield_lets_other_processes_run: SCHED_FIFO refused (%s): not tested\n",
+		       strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		long n = 0;
+		if (write(fds[1], "s", 1) != 1) _exit(1);
+		while (!shm[0] && n < 100000000) {
+			sched_yield();
+			n++;
+		}
+		shm[1] = n;
+		_exit(0);
+	}
+	ck_assert_int_eq(read(fds[0], &c, 1), 1);
+	shm[0] = 1;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	yields = shm[1];
+	sched_setscheduler(0, policy, &old);
+	sched_setaffinity(0, sizeof was, &was);
+	close(fds[0]);
+	close(fds[1]);
+	munmap((void *)shm, 4096);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(yields < 1000, "the real-time child yielded %ld times before its parent ran", yields);
+}
+END_TEST
+
 Suite *suite_posix(void)
 {
 	Suite *s = suite_create("posix");
 	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, rt_yield_lets_other_processes_run);
 
 	tcase_add_test(tc, all_functions_exist);
 	tcase_add_test(tc, refusals_documented);

@@ -42,6 +42,7 @@ hidden void __green_fork_child(void)
 		__green_main.detached = 1;
 	}
 	__green_pid = __syscall(SYS_getpid);
+	__green_kernel_rt = -1;   /* SCHED_RESET_ON_FORK: sched_yield asks again */
 	__green_sig_after_fork();
 	__green_tick_after_fork();
 }

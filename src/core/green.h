@@ -362,6 +362,7 @@ static inline struct green_thread *green_self(void)
 hidden void __green_init(void);                 /* lazy, idempotent */
 hidden int __green_block(void);                 /* current must already be queued/marked */
 hidden void __green_yield(void);
+extern hidden int __green_kernel_rt;             /* sched.c: the kernel policy is real-time (-1: not known yet) */
 hidden void __green_ready(struct green_thread *);
 hidden void __green_wake(struct green_thread *, int why);
 hidden void __green_wake_first(struct green_thread *, int why);   /* ahead of its level */

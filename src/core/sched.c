@@ -271,6 +271,26 @@ hidden _Noreturn void __green_exit_switch(void)
 	abort();  /* an exited thread is never switched back to */
 }
 
+/*
+ * Is the kernel thread's own policy real-time (SCHED_FIFO or SCHED_RR)?
+ * Then sched_yield must enter the kernel too: a real-time process that
+ * never does lets no other process of its priority run on its CPU (the
+ * kernel does not preempt it), whereas under SCHED_OTHER the kernel
+ * shares the CPU anyway and the call would only cost.  -1 until the
+ * first yield asks the kernel; sched_setscheduler keeps it (thread_np.c),
+ * and a fork child asks again (SCHED_RESET_ON_FORK).
+ */
+hidden int __green_kernel_rt = -1;
+
+static __attribute__((noinline)) void kernel_yield(void)
+{
+	if (__green_kernel_rt < 0) {
+		int p = __syscall(SYS_sched_getscheduler, 0) & ~0x40000000;   /* less SCHED_RESET_ON_FORK */
+		__green_kernel_rt = p == SCHED_FIFO || p == SCHED_RR;
+	}
+	if (__green_kernel_rt) __syscall(SYS_sched_yield);
+}
+
 static __attribute__((noinline)) int yield(void)
 {
 	if (!__green_xmode) {
@@ -279,15 +299,18 @@ static __attribute__((noinline)) int yield(void)
 		__green_explore_yielded();
 		__green_explore_point(0);
 	}
+	if (__green_kernel_rt) kernel_yield();
 	return 0;
 }
 
 /* Nothing else to run (no thread runnable, no deadline that may have
- * passed: only threads make them so) and no schedule to explore: nothing
- * to do, and no system call. */
+ * passed: only threads make them so), no schedule to explore, and a
+ * kernel that preempts this process anyway: nothing to do, and no
+ * system call. */
 int sched_yield(void)
 {
-	if (!__green_xmode && !runq_maybe() && !__green_timers_pending()) return 0;
+	if (!(__green_xmode | __green_kernel_rt) && !runq_maybe() && !__green_timers_pending())
+		return 0;
 	return yield();
 }
 

@@ -208,8 +208,10 @@ static int set_process(int policy, const struct sched_param *param)
 		return __syscall_ret(-r);
 	if ((r = __syscall(SYS_sched_setscheduler, 0, policy, param)))
 		return __syscall_ret(r);
+	policy &= ~SCHED_RESET_ON_FORK;
+	__green_kernel_rt = policy == SCHED_FIFO || policy == SCHED_RR;   /* sched_yield enters the kernel */
 	GREEN_ENTER();
-	set_sched(__green_cur, policy & ~SCHED_RESET_ON_FORK, param->sched_priority, 0);
+	set_sched(__green_cur, policy, param->sched_priority, 0);
 	GREEN_LEAVE();
 	return 0;
 }
