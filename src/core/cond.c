@@ -109,7 +109,7 @@ hidden void __green_cond_signal(struct gcond *c, int n)
 		} else {
 			t->wait = GW_MUTEX;
 			t->wait_obj = m;
-			__green_pi_boost(m, t);
+			if (m->type & GM_PI) __green_pi_boost(m, t);
 			gm_queued(m);
 			__gq_push(&m->q, t);
 		}

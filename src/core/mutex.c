@@ -182,7 +182,7 @@ hidden int __green_mutex_acquire(struct gmutex *g, uint64_t deadline, int woken)
 			r = state(g);
 			break;
 		}
-		__green_pi_boost(g, self);
+		if (g->type & GM_PI) __green_pi_boost(g, self);
 		self->mx_handoff = woken;
 		gm_queued(g);
 		r = woken ? __green_wait_first(&g->q, GW_MUTEX, g, deadline)

@@ -55,8 +55,8 @@ static inline int runq_top(void)
 static inline void runq_note(struct green_thread *t, unsigned l)
 {
 	struct green_thread *c = __green_cur;
-	if (c && c != t && c->state == GS_RUNNING && l > (unsigned)green_level(c))
-		green_pending_set(GREEN_PEND_YIELD);
+	if (l && c && c != t && c->state == GS_RUNNING && l > (unsigned)green_level(c))
+		green_pending_set(GREEN_PEND_YIELD);   /* l 0 is above nobody: the usual case */
 }
 
 static inline void runq_push(struct green_thread *t)

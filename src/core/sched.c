@@ -102,15 +102,24 @@ static void idle(uint64_t deadline)
 	__green_sig_dispatch_arrived();
 }
 
+/* the top of the run queue, or GREEN_SCHED's choice; 0 if none */
+static struct green_thread *pick_top(void)
+{
+	int l = runq_top();
+	if (l < 0) return 0;
+	return __green_xmode ? __green_explore_pick() : runq_pop_at(l);
+}
+
 static struct green_thread *next_or_idle(void)
 {
+	struct green_thread *t;
 	for (;;) {
-		if (!runq_empty())
-			return runq_pick();
+		if ((t = pick_top()))
+			return t;
 		if (__green_timers_pending())
 			__green_timers_expire(__green_now());
-		if (!runq_empty())
-			return runq_pick();
+		if ((t = pick_top()))
+			return t;
 		if (!__green_timers_pending() && !__green_poll_waiters())
 			__green_deadlock();  /* returns only if a signal may still wake us */
 		idle(__green_timer_next());
@@ -172,7 +181,7 @@ hidden int __green_block(void)
 	self->state = GS_BLOCKED;
 	next = pick_next();
 	if (next != self) {
-		__green_switch(self, next);
+		green_switch(self, next);
 	} else {
 		/* woken while idling on our own stack: no switch, so what a
 		 * switch does on landing (switch.c) is done here, while the
