@@ -156,6 +156,21 @@ expect_status m1tid-green 0 && out_is m1tid-green same
 run "$P/m1tid-1to1"
 expect_status m1tid-1to1 0 && out_is m1tid-1to1 different
 
+# ---- staleuse: a write through a pointer to an exited thread's local is
+# silent normally; GREEN_DEBUG=1 quarantines released stacks and names both
+# threads at the write
+run "$P/staleuse-green"
+expect_status "staleuse-green" 0
+GREEN_DEBUG=1 run "$P/staleuse-green"
+if expect_status "staleuse-green GREEN_DEBUG=1" 139; then
+	if grep -q '^green: thread 1 "staleuse-green" touched the stack of exited thread 2 "leaker" (fault at ' "$T/err"; then
+		pass "staleuse-green GREEN_DEBUG=1: the write is named, with the writer and the exited thread"
+	else
+		fail "staleuse-green GREEN_DEBUG=1: no line naming both threads"
+		sed 's/^/    | /' "$T/err"
+	fi
+fi
+
 # ---- ctor: threads from a constructor, before main
 for m in green 1to1; do
 	run "$P/ctor-$m"

@@ -12,6 +12,8 @@
  *   GREEN_AIO          ring | threads: how POSIX AIO does its I/O (aio.c)
  *   GREEN_IO           select | poll | epoll: the multiplexer's backend
  *                      (poll.c); unset, chosen by the size of the wait set
+ *   GREEN_DEBUG        1: exited threads' stacks and descriptors are
+ *                      quarantined, and a late touch is named (quarantine.c)
  *
  * Read once, with getenv only (no system call).  A malformed value is
  * reported by name and ignored.
@@ -130,6 +132,10 @@ hidden void __green_config_load(void)
 		else if (!strcmp(s, "poll")) __green_config.io_backend = GREEN_IO_POLL;
 		else if (!strcmp(s, "epoll")) __green_config.io_backend = GREEN_IO_EPOLL;
 		else __green_say("green: ignoring GREEN_IO=%s (want select, poll or epoll)\n", s);
+	}
+	if ((s = getenv("GREEN_DEBUG")) && *s) {
+		if (!strcmp(s, "1")) __green_config.debug = 1;
+		else if (strcmp(s, "0")) __green_say("green: ignoring GREEN_DEBUG=%s (want 0 or 1)\n", s);
 	}
 	if ((s = getenv("GREEN_SCHED")) && *s) {
 		if (strlen(s) >= sizeof __green_config.sched_text || parse_sched(s)) {

@@ -202,7 +202,16 @@ hidden struct green_thread *__green_copied_alloc(size_t size, int *err)
 	}
 	/* the descriptor, and after it the memory for the thread's own TCB
 	 * and TLS (tls.c): off the region, so valid while it is parked */
-	t = calloc(1, sizeof *t + __green_tls_bytes);
+	if (__green_config.debug) {
+		/* a mapping of its own, so that quarantine can take it away
+		 * (quarantine.c; mmap's memory is zeroed, as calloc's) */
+		size_t len = (sizeof *t + __green_tls_bytes + GREEN_PAGE_SIZE - 1) & -(size_t)GREEN_PAGE_SIZE;
+		t = mmap(0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (t == MAP_FAILED) t = 0;
+		else t->map_size = len;
+	} else {
+		t = calloc(1, sizeof *t + __green_tls_bytes);
+	}
 	if (!t) {
 		*err = EAGAIN;
 		return 0;
@@ -223,7 +232,8 @@ hidden void __green_copied_free(struct green_thread *t)
 	area_put(t->save, t->save_cap);
 	GREEN_LEAVE();
 	free(t->tsd);
-	free(t);
+	if (!t->map_size) free(t);
+	else if (__green_quarantine(t, t, t->map_size, "descriptor")) munmap(t, t->map_size);
 }
 
 /* Does p point into the region while a copied thread other than the

@@ -621,6 +621,10 @@ extern hidden size_t __green_tls_bytes;
 hidden int __green_tls_init(void);
 hidden void __green_tls_make(struct green_thread *, void *mem, struct green_thread *creator);
 
+/* ---- GREEN_DEBUG's quarantine of released memory (quarantine.c) */
+hidden int __green_quarantine(struct green_thread *, void *base, size_t len, const char *what);
+hidden int __green_quarantined(const void *addr, char *buf, size_t len);
+
 /* ---- stacks (stack.c) */
 hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *err);
 hidden struct green_thread *__green_stack_adopt(void *addr, size_t size, int *err);
@@ -686,6 +690,7 @@ struct green_config {
 	char sched_text[64]; /* the value, for the report */
 	int aio_threads;     /* GREEN_AIO=threads: AIO by worker threads, never io_uring */
 	int io_backend;      /* GREEN_IO: 0 automatic, else GREEN_IO_* (io.h) */
+	int debug;           /* GREEN_DEBUG: released memory quarantined (quarantine.c) */
 	int loaded;
 };
 extern hidden struct green_config __green_config;

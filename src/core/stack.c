@@ -197,6 +197,11 @@ hidden void __green_stack_free(struct green_thread *t)
 		if (base) munmap(base, total);   /* a block mapped apart (adopt) */
 		return;
 	}
+	if (__green_config.debug) {   /* never cached: quarantined */
+		GREEN_VG_STACK_DEREGISTER(vg_id);
+		if (__green_quarantine(t, base, total, "stack")) munmap(base, total);
+		return;
+	}
 	if (ncached < CACHE_MAX) {
 		cache[ncached++] = (struct cached){ base, total, guard, vg_id };
 		return;
@@ -216,7 +221,13 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 	char buf[160];
 	int named = 0;   /* the thread named as overflowing its stack */
 
-	if (__green_region_top && a >= __green_region_lo - GREEN_PAGE_SIZE && a < __green_region_lo + GREEN_PAGE_SIZE &&
+	if (__green_config.debug && __green_quarantined(a, buf, sizeof buf)) {
+		char me[64];
+		__green_describe(__green_cur, me, sizeof me);
+		__green_say("green: %s touched %s (fault at %p; GREEN_DEBUG keeps released memory inaccessible)\n",
+		            me, buf, (void *)a);
+		named = 1;
+	} else if (__green_region_top && a >= __green_region_lo - GREEN_PAGE_SIZE && a < __green_region_lo + GREEN_PAGE_SIZE &&
 	    (t = __green_region_owner)) {
 		__green_describe(t, buf, sizeof buf);
 		__green_say("green: %s overflowed the copied-stack region of %zu bytes "
