@@ -128,6 +128,15 @@ static inline struct green_thread *runq_rotate(struct green_thread *t, unsigned 
 	return h;
 }
 
+/* the next thread to run: the head of the top level, or GREEN_SCHED's
+ * choice (explore.c); 0 if none is runnable */
+static inline struct green_thread *runq_pick(void)
+{
+	int l = runq_top();
+	if (l < 0) return 0;
+	return __green_xmode ? __green_explore_pick() : runq_pop_at(l);
+}
+
 /* take a runnable thread off the run queue, wherever it is in it */
 static inline void runq_remove(struct green_thread *t)
 {
@@ -137,25 +146,13 @@ static inline void runq_remove(struct green_thread *t)
 		__green_runq.bits[l / RQ_BITS] &= ~(1UL << l % RQ_BITS);
 }
 
-static inline struct green_thread *runq_pop(void)
-{
-	int l = runq_top();
-	return l < 0 ? 0 : runq_pop_at(l);
-}
-
-/* the next thread to run: the head, or GREEN_SCHED's choice (explore.c) */
-static inline struct green_thread *runq_pick(void)
-{
-	return __green_xmode ? __green_explore_pick() : runq_pop();
-}
-
 static inline int runq_empty(void)
 {
 	return runq_top() < 0;
 }
 
-/* A quick look: false only if no thread is runnable (a stale bit may
- * make it true when none is). */
+/* Is any thread runnable?  The bitmap's words or'd together, without
+ * runq_top's bit scan: sched_yield's first look. */
 static inline int runq_maybe(void)
 {
 	unsigned long b = 0;

@@ -102,23 +102,15 @@ static void idle(uint64_t deadline)
 	__green_sig_dispatch_arrived();
 }
 
-/* the top of the run queue, or GREEN_SCHED's choice; 0 if none */
-static struct green_thread *pick_top(void)
-{
-	int l = runq_top();
-	if (l < 0) return 0;
-	return __green_xmode ? __green_explore_pick() : runq_pop_at(l);
-}
-
 static struct green_thread *next_or_idle(void)
 {
 	struct green_thread *t;
 	for (;;) {
-		if ((t = pick_top()))
+		if ((t = runq_pick()))
 			return t;
 		if (__green_timers_pending())
 			__green_timers_expire(__green_now());
-		if ((t = pick_top()))
+		if ((t = runq_pick()))
 			return t;
 		if (!__green_timers_pending() && !__green_poll_waiters())
 			__green_deadlock();  /* returns only if a signal may still wake us */
