@@ -20,7 +20,9 @@
  * thread waiting in sigwait for it, else one waiting in
  * sigsuspend or pause that does not mask it, else the running thread if
  * it does not mask it, else any thread that does not, else pending for
- * the process — and then:
+ * the process; but the running thread takes a CPU-time timer's signal,
+ * and one chosen for a thread below its priority, when it does not mask
+ * it (dispatch) — and then:
  *
  *   running thread   its handler runs at once, on its stack, with the
  *                    real siginfo and ucontext (synchronous signals —
