@@ -20,8 +20,8 @@
  * (green's thread start, or a frame without unwind tables) it jumps
  * back to the thread's start frame, which finishes the exit
  * (__green_exit_rest, thread.c).  The exception object lives in the
- * thread descriptor's landing record, in the start frame: the landing
- * pads run on the frames below and must not overwrite it.
+ * landing record, in the start frame (the descriptor points to it): the
+ * landing pads run on the frames below and must not overwrite it.
  */
 #include <stdint.h>
 #include <stdlib.h>
