@@ -373,6 +373,48 @@ static int forking(void)
 	return !(f && !strcmp(f, "no"));
 }
 
+/* A robust mutex its owner still holds (destroy says EBUSY) and
+ * initialises again: relocking it and exiting end, and both it and the
+ * owner's other robust mutex are owner-dead after (the owner's list of
+ * held mutexes became a cycle, and the relock never returned). */
+static pthread_mutex_t rfirst, rm;
+static int rdestroyed, rrelocked;
+
+static void init_robust(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t a;
+	ck_assert_int_eq(pthread_mutexattr_init(&a), 0);
+	ck_assert_int_eq(pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST), 0);
+	ck_assert_int_eq(pthread_mutex_init(m, &a), 0);
+	pthread_mutexattr_destroy(&a);
+}
+
+static void *reinit_held(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&rfirst);
+	pthread_mutex_lock(&rm);
+	rdestroyed = pthread_mutex_destroy(&rm);
+	init_robust(&rm);
+	rrelocked = pthread_mutex_lock(&rm);
+	return 0;
+}
+
+START_TEST(robust_reinit_held_private)
+{
+	pthread_t t;
+
+	init_robust(&rfirst);
+	init_robust(&rm);
+	SPAWN(&t, reinit_held, 0);
+	JOIN(t, 0);
+	ck_assert_int_eq(rdestroyed, EBUSY);
+	ck_assert_int_eq(rrelocked, 0);
+	ck_assert_int_eq(pthread_mutex_lock(&rm), EOWNERDEAD);
+	ck_assert_int_eq(pthread_mutex_lock(&rfirst), EOWNERDEAD);
+}
+END_TEST
+
 Suite *suite_mutex(void)
 {
 	Suite *s = suite_create("mutex");
@@ -387,6 +429,7 @@ Suite *suite_mutex(void)
 	tcase_add_test(tc, unsupported_attrs);
 	if (GREEN_MODE) {
 		tcase_add_test(tc, destroy_locked);   /* musl: 0 */
+		tcase_add_test(tc, robust_reinit_held_private);   /* musl: destroy says 0 */
 		/* the exact order needs no preemption between ticket and lock */
 		if (cooperative()) tcase_add_test(tc, fifo_wake_order);
 		if (cooperative()) tcase_add_test(tc, unlock_wakes_then_hands_over);

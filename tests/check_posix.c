@@ -86,6 +86,67 @@ START_TEST(all_functions_exist)
 }
 END_TEST
 
+/* The thread priority options green implements are advertised, by the
+ * header and by sysconf alike, and hold: a robust mutex of either
+ * priority protocol whose owner exits gives EOWNERDEAD to the next
+ * locker.  1:1 mode keeps stock musl's answers, the two agreeing. */
+static void *lock_then_exit(void *p)
+{
+	pthread_mutex_lock(p);
+	return 0;
+}
+
+static void robust_protocol_works(int protocol)
+{
+	pthread_mutexattr_t ma;
+	pthread_mutex_t m;
+	pthread_t t;
+
+	ck_assert_int_eq(pthread_mutexattr_init(&ma), 0);
+	ck_assert_int_eq(pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST), 0);
+	ck_assert_int_eq(pthread_mutexattr_setprotocol(&ma, protocol), 0);
+	ck_assert_int_eq(pthread_mutex_init(&m, &ma), 0);
+	SPAWN(&t, lock_then_exit, &m);
+	JOIN(t, 0);
+	ck_assert_int_eq(pthread_mutex_lock(&m), EOWNERDEAD);
+	ck_assert_int_eq(pthread_mutex_consistent(&m), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&m), 0);
+	ck_assert_int_eq(pthread_mutex_destroy(&m), 0);
+	pthread_mutexattr_destroy(&ma);
+}
+
+START_TEST(prio_options_advertised)
+{
+#ifdef _POSIX_THREAD_PRIO_INHERIT
+	ck_assert(_POSIX_THREAD_PRIO_INHERIT > 0 && sysconf(_SC_THREAD_PRIO_INHERIT) > 0);
+#else
+	ck_assert(sysconf(_SC_THREAD_PRIO_INHERIT) <= 0);
+#endif
+#ifdef _POSIX_THREAD_ROBUST_PRIO_INHERIT
+	ck_assert(_POSIX_THREAD_ROBUST_PRIO_INHERIT > 0 && sysconf(_SC_THREAD_ROBUST_PRIO_INHERIT) > 0);
+#else
+	ck_assert(sysconf(_SC_THREAD_ROBUST_PRIO_INHERIT) <= 0);
+#endif
+#ifdef _POSIX_THREAD_ROBUST_PRIO_PROTECT
+	ck_assert(_POSIX_THREAD_ROBUST_PRIO_PROTECT > 0 && sysconf(_SC_THREAD_ROBUST_PRIO_PROTECT) > 0);
+#else
+	ck_assert(sysconf(_SC_THREAD_ROBUST_PRIO_PROTECT) <= 0);
+#endif
+	/* neither process scheduling nor prioritized I/O is offered
+	 * (docs/posix.md says why): the header and sysconf agree */
+#ifdef _POSIX_PRIORITIZED_IO
+	ck_assert(0);
+#endif
+	ck_assert(sysconf(_SC_PRIORITIZED_IO) <= 0);
+	if (!GREEN_MODE) return;
+	ck_assert(sysconf(_SC_THREAD_PRIO_INHERIT) > 0);
+	ck_assert(sysconf(_SC_THREAD_ROBUST_PRIO_INHERIT) > 0);
+	ck_assert(sysconf(_SC_THREAD_ROBUST_PRIO_PROTECT) > 0);
+	robust_protocol_works(PTHREAD_PRIO_INHERIT);
+	robust_protocol_works(PTHREAD_PRIO_PROTECT);
+}
+END_TEST
+
 /* What is refused says so with the documented errno. */
 START_TEST(refusals_documented)
 {
@@ -974,6 +1035,7 @@ Suite *suite_posix(void)
 	tcase_add_test(tc, all_functions_exist);
 	tcase_add_test(tc, refusals_documented);
 	tcase_add_test(tc, priority_range);
+	tcase_add_test(tc, prio_options_advertised);
 	tcase_add_test(tc, robust_owner_dead);
 	tcase_add_test(tc, robust_not_recoverable);
 	tcase_add_test(tc, robust_unlock_not_owner);

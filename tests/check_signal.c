@@ -1382,6 +1382,57 @@ START_TEST(section_end_runs_handler)
 	stop_bystanders(&t, 1);
 	signal(SIGPROF, SIG_IGN);
 	ck_assert_msg(!lost, "a SIGPROF caught inside a section was not handled in 10 s (round %d)", lost);
+/* A SCHED_FIFO thread spins until the SIGPROF of its process CPU-time
+ * timer has run its handler, while the main thread, which does not mask
+ * SIGPROF either, waits to join it at a lower priority: the running
+ * thread takes the signal, as on Linux.  Given to the main thread, the
+ * handler could not run before the spinner gave up. */
+static volatile int prof_seen;
+
+static void on_prof_seen(int s)
+{
+	(void)s;
+	prof_seen = 1;
+}
+
+static void *prof_until_seen(void *arg)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 2000 } };
+	uint64_t limit = now_ns() + 5000 * MS;   /* the hang guard */
+	(void)arg;
+	if (setitimer(ITIMER_PROF, &it, 0)) return (void *)1;
+	while (!prof_seen && now_ns() < limit) ;
+	return prof_seen ? 0 : (void *)2;
+}
+
+START_TEST(cpu_timer_signal_to_runner)
+{
+	struct sigaction sa = { .sa_handler = on_prof_seen };
+	struct sched_param sp = { .sched_priority = 1 };
+	pthread_attr_t a;
+	pthread_t t;
+	void *ret = 0;
+	int r;
+
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGPROF, &sa, 0), 0);
+	prof_seen = 0;
+	ck_assert_int_eq(pthread_attr_init(&a), 0);
+	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+	pthread_attr_setschedparam(&a, &sp);
+	r = pthread_create(&t, &a, prof_until_seen, 0);
+	pthread_attr_destroy(&a);
+	if (r == EPERM && !GREEN_MODE) {
+		/* 1:1 mode without the privilege of real-time priorities */
+		fprintf(stderr, "SKIP: cpu_timer_signal_to_runner (SCHED_FIFO: EPERM)\n");
+		signal(SIGPROF, SIG_IGN);
+		return;
+	}
+	ck_assert_int_eq(r, 0);
+	JOIN(t, &ret);
+	signal(SIGPROF, SIG_IGN);
+	ck_assert_msg(ret == 0, "the spinner's SIGPROF handler did not run (%p)", ret);
 }
 END_TEST
 
@@ -1661,6 +1712,7 @@ Suite *suite_signal(void)
 	tcase_add_test(tc, timed_lock_after_long_handler);
 	tcase_add_test(tc, named_sem_wait_eintr);
 	tcase_add_test(tc, sched_yield_runs_handler);
+	tcase_add_test(tc, cpu_timer_signal_to_runner);
 	tcase_add_test(tc, new_thread_nothing_pending);
 	tcase_add_test(tc, rt_signals_queue);
 	if (!explored()) tcase_add_test(tc, process_signal_to_main);   /* times a real 30 s sleep */

@@ -343,8 +343,11 @@ static int seekable(int fd)
 	return __green_fd_never_waits(fd) || lseek(fd, 0, SEEK_CUR) >= 0;
 }
 
-/* The checks POSIX lets a submission make, and where the I/O goes. */
-static int prepare(struct aio_req *r, struct aiocb *cb, int op)
+/* The checks POSIX lets a submission make, and where the I/O goes.
+ * A read or write on a descriptor that is not open, or not for its
+ * direction, is accepted and fails as it runs (EBADF as its status, as
+ * glibc does): *bad says so.  aio_fsync refuses one at once. */
+static int prepare(struct aio_req *r, struct aiocb *cb, int op, int *bad)
 {
 	int fd = cb->aio_fildes;
 	long fl;
@@ -353,11 +356,15 @@ static int prepare(struct aio_req *r, struct aiocb *cb, int op)
 	r->fd = fd;
 	r->op = op;
 	r->off = -1;
+	*bad = 0;
 	if (!__green_aio_sigevent_ok(&cb->aio_sigevent)) return EINVAL;
-	if ((fl = __syscall(SYS_fcntl, fd, F_GETFL)) < 0) return EBADF;
-	if (op >= AIO_OP_FSYNC) return 0;   /* only the descriptor and sigevent count */
-	if ((op == AIO_OP_READ ? O_WRONLY : O_RDONLY) == (fl & O_ACCMODE)) return EBADF;
+	fl = __syscall(SYS_fcntl, fd, F_GETFL);
+	if (op >= AIO_OP_FSYNC) return fl < 0 ? EBADF : 0;   /* only the descriptor and sigevent count */
 	if (cb->aio_reqprio < 0 || cb->aio_nbytes > SSIZE_MAX) return EINVAL;
+	if (fl < 0 || (op == AIO_OP_READ ? O_WRONLY : O_RDONLY) == (fl & O_ACCMODE)) {
+		*bad = 1;
+		return 0;
+	}
 	if (op == AIO_OP_WRITE && (fl & O_APPEND)) {
 		r->ordered = 1;   /* appends, in the order of the calls */
 	} else if (seekable(fd)) {
@@ -384,13 +391,13 @@ static void warn_copied(const struct aiocb *cb)
 hidden int __green_aio_submit(struct aiocb *cb, int op, struct aio_group *g)
 {
 	struct aio_req *r;
-	int err;
+	int err, bad;
 
 	if (!(r = calloc(1, sizeof *r))) {
 		err = EAGAIN;
 		goto fail;
 	}
-	if ((err = prepare(r, cb, op))) goto fail;
+	if ((err = prepare(r, cb, op, &bad))) goto fail;
 	choose();
 	warn_copied(cb);
 	__green_aio_note_init(&r->note, &cb->aio_sigevent, r);
@@ -402,7 +409,9 @@ hidden int __green_aio_submit(struct aiocb *cb, int op, struct aio_group *g)
 	cb->__err = EINPROGRESS;
 	link_req(r);
 	if (g) g->left++;
-	if (!held_back(r) && (err = start(r)) == EAGAIN && any_started())
+	if (bad)
+		__green_aio_done(r, -EBADF);   /* complete at once, notified as any */
+	else if (!held_back(r) && (err = start(r)) == EAGAIN && any_started())
 		err = 0;   /* no room now: held until a completion */
 	if (err == ECANCELED) {
 		/* an aio_cancel came while the start was parked */
@@ -498,14 +507,16 @@ static struct aio_req *next_started(int fd, const struct aiocb *cb, uint64_t upt
 /*
  * Cancel fd's requests (only cb's, if given) that were queued when the
  * call began.  Held ones, newest first (so that cancelling one never
- * starts another), are completed here with ECANCELED; started ones are
- * asked of the backend, which waits until each is complete or known not
- * to be cancellable.  While the backend waits, the request is pinned:
+ * starts another), are completed here with ECANCELED.  Started ones are
+ * in progress: aio_cancel leaves them be (AIO_NOTCANCELED, as glibc
+ * answers for a request in progress: a write may have sent part of its
+ * data); a close (all) asks them of the backend, which waits until each
+ * is complete or known not to be cancellable.  While the backend waits, the request is pinned:
  * its notification may run meanwhile, and the program may free the
  * aiocb there (so only the request is looked at), but the request itself
  * is freed only once unpinned.
  */
-static int cancel(int fd, const struct aiocb *cb)
+static int cancel(int fd, const struct aiocb *cb, int all)
 {
 	struct aio_req *r;
 	uint64_t upto;
@@ -521,6 +532,10 @@ static int cancel(int fd, const struct aiocb *cb)
 	}
 	while ((r = next_started(fd, cb, upto, round))) {
 		r->cancel_round = round;
+		if (!all) {
+			notcanceled = 1;
+			continue;
+		}
 		r->note.pins++;
 		o = backend == BACKEND_RING ? __green_aio_ring_cancel(r) : __green_aio_worker_cancel(r);
 		if (!--r->note.pins && r->note.made) free(r);
@@ -543,7 +558,7 @@ int aio_cancel(int fd, struct aiocb *cb)
 		return -1;
 	}
 	if (!__green_aio_reqs) return AIO_ALLDONE;
-	return cancel(fd, cb);
+	return cancel(fd, cb, 0);
 }
 
 /* Inside GREEN_ENTER: does fd have a request that still needs its
@@ -573,7 +588,7 @@ hidden int __aio_close(int fd)
 	if (backend == BACKEND_RING) __green_aio_ring_closing(fd);
 	if (!__green_aio_reqs) return fd;
 	if (!__green_fd_never_waits(fd)) {
-		cancel(fd, 0);
+		cancel(fd, 0, 1);
 		return fd;
 	}
 	GREEN_ENTER();

@@ -227,6 +227,7 @@ struct green_thread {
 
 	/* Cancellation (cancel.c; its flags are in the first line). */
 	void *cleanup;                 /* newest cleanup handler, in the libc's layout */
+	void *unwind;                  /* where pthread_exit's unwinding lands (unwind.c), or 0 */
 
 	/* Thread-specific data (key.c): PTHREAD_KEYS_MAX slots, lazy. */
 	void **tsd;
@@ -634,6 +635,14 @@ hidden void __green_guard_init(void);
 /* ---- threads (thread.c, key.c, cancel.c) */
 hidden void __green_tsd_run_dtors(struct green_thread *);
 hidden void __green_thread_start(void *);       /* thread.c: a new thread's first code */
+/* where pthread_exit's unwinding lands: in a thread's start frame
+ * (thread.c), for the unwinder (unwind.c) */
+struct green_landing {
+	void *jb[5];                                /* __builtin_setjmp's */
+	_Alignas(16) unsigned char exc[64];         /* the unwinder's exception object */
+};
+hidden _Noreturn void __green_exit_rest(void);  /* thread.c: pthread_exit after its unwinding */
+hidden void __green_exit_unwind(struct green_thread *);   /* unwind.c: returns if it does not apply */
 hidden void __green_all_remove(struct green_thread *);  /* thread.c: off the list of all threads */
 hidden const char *__green_name(struct green_thread *); /* report.c: "thread 3 (name)" */
 hidden uint64_t __green_sigbits(const sigset_t *);  /* signal.c: a sigset_t as 64 bits */

@@ -7,8 +7,8 @@
  * group cannot end, nor notify, before every request is in.  Each entry
  * is submitted as aio_read or aio_write would be, with the aiocb's own
  * sigevent honoured; one that cannot be (a bad opcode: EINVAL; no room:
- * EAGAIN; a bad descriptor: EBADF) has that as its error status and the
- * others go ahead.  The call then fails with EAGAIN if an entry lacked
+ * EAGAIN) has that as its error status and the others go ahead.  A bad
+ * descriptor is no such entry: it is queued, and fails as it runs.  The call then fails with EAGAIN if an entry lacked
  * resources, else with EIO if an entry failed, at submission or (with
  * LIO_WAIT) when it completed.
  *

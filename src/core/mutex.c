@@ -63,6 +63,17 @@
 
 _Static_assert(sizeof(struct gmutex) <= sizeof(pthread_mutex_t), "gmutex fits");
 
+/* Initialising a robust, PI or protect mutex the caller still holds
+ * (destroy said EBUSY): off the caller's list of held mutexes first,
+ * which a zeroed link would cut and the next lock would make a cycle.
+ * Only the list's links are compared: m may hold anything. */
+static void held_forget(struct gmutex *g)
+{
+	struct gmutex **p = (struct gmutex **)&__green_cur->mheld;
+	while (*p && *p != g) p = &(*p)->next;
+	if (*p) *p = g->next;
+}
+
 int pthread_mutex_init(pthread_mutex_t *restrict m, const pthread_mutexattr_t *restrict a)
 {
 	struct gmutex *g = (struct gmutex *)m;
@@ -70,6 +81,8 @@ int pthread_mutex_init(pthread_mutex_t *restrict m, const pthread_mutexattr_t *r
 
 	if ((type & GM_PSHARED) && (type & (GM_PI | GM_PROTECT))) return ENOTSUP;
 	if (!(type & GM_PROTECT)) type &= ~GM_CEIL_MASK;
+	held_forget(g);
+	__green_pmutex_forget((struct gpmutex *)g);
 	*m = (pthread_mutex_t){ 0 };
 	g->type = type & (3 | GM_ROBUST | GM_PI | GM_PSHARED | GM_PROTECT | GM_CEIL_MASK);
 	return 0;

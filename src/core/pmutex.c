@@ -74,6 +74,19 @@ static void rl_del(struct gpmutex *m)
 	if (*p == (void *)&m->next) *p = m->next;
 }
 
+/* pthread_mutex_init on memory that may hold a robust mutex a thread of
+ * this process still holds (destroy said EBUSY, and the program
+ * initialises it again): take it off the list first.  Zeroed in place,
+ * its link would cut the list short, and its next lock would link it to
+ * itself: a cycle.  Only the list's own links are read. */
+hidden void __green_pmutex_forget(struct gpmutex *m)
+{
+	if (!rl_state) return;
+	GREEN_ENTER();
+	rl_del(m);
+	GREEN_LEAVE();
+}
+
 /* After fork: the kernel gave the child no robust list, and the parent's
  * entries are not the child's. */
 hidden void __green_pmutex_reset(void)

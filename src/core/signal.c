@@ -20,7 +20,9 @@
  * thread waiting in sigwait for it, else one waiting in
  * sigsuspend or pause that does not mask it, else the running thread if
  * it does not mask it, else any thread that does not, else pending for
- * the process — and then:
+ * the process; but the running thread takes a CPU-time timer's signal,
+ * and one chosen for a thread below its priority, when it does not mask
+ * it (dispatch) — and then:
  *
  *   running thread   its handler runs at once, on its stack, with the
  *                    real siginfo and ucontext (synchronous signals —
@@ -64,6 +66,7 @@
 #include <unistd.h>
 #include "green.h"
 #include "gsignal.h"
+#include "runq.h"
 
 hidden uint64_t __green_proc_pend;
 hidden struct green_sigl __green_proc_q;        /* its instances (sigqueue.c) */
@@ -258,9 +261,27 @@ static void pend_on(struct green_thread *t, const siginfo_t *si)
 	if (!(t->sigmask & BIT(si->si_signo))) __green_sig_interrupt(t);
 }
 
+/* The running thread does not mask b: it can take it now. */
+static int can_take(const struct green_thread *self, uint64_t b)
+{
+	return self->state == GS_RUNNING && !(self->sigmask & b);
+}
+
+/* The signal of an expired process CPU-time interval timer
+ * (setitimer's ITIMER_PROF, ITIMER_VIRTUAL): the kernel sends it as
+ * SI_KERNEL, and gives it to the thread that was running. */
+static int cpu_timer(int s, const siginfo_t *si)
+{
+	return (s == SIGPROF || s == SIGVTALRM) && si->si_code == SI_KERNEL;
+}
+
 /* A process-directed signal: choose its thread.  Inside GREEN_ENTER.
  * Linux gives it to the main thread when that does not block it, and
- * only otherwise looks for another thread. */
+ * only otherwise looks for another thread.  Two exceptions, where the
+ * chosen thread could not take it soon and the running one can: a
+ * CPU-time timer's signal is the running thread's (as on Linux), and
+ * a thread that runs at a lower priority than the running one (which
+ * it cannot preempt) does not get it. */
 static void dispatch(int s, siginfo_t *si, void *uc)
 {
 	struct green_thread *t, *self = __green_cur, *m = &__green_main;
@@ -281,9 +302,14 @@ static void dispatch(int s, siginfo_t *si, void *uc)
 			if (t->state != GS_EXITED && !(t->sigmask & b)) break;
 	}
 	if (t && t->state == GS_BLOCKED && t->wait == GW_SIGNAL && (t->sigwait_set & b)) {
-		__green_sig_hand_over(t, s, si);
-		return;
+		if (!(cpu_timer(s, si) && can_take(self, b))) {
+			__green_sig_hand_over(t, s, si);
+			return;
+		}
+		t = self;
 	}
+	if (t != self && can_take(self, b) && (cpu_timer(s, si) || !t || green_level(t) < green_level(self)))
+		t = self;
 	if (__green_sig_disp[s].sa_handler == SIG_DFL && (b & DEFAULT_IGNORE)) return;
 	if (!t) {
 		__green_sigq_put(&__green_proc_pend, &__green_proc_q, si);

@@ -92,5 +92,6 @@ hidden int __green_pmutex_consistent(struct gpmutex *);
 hidden int __green_pmutex_destroy(struct gpmutex *);
 hidden int __green_pmutex_owned(struct gpmutex *);
 hidden void __green_pmutex_reset(void);
+hidden void __green_pmutex_forget(struct gpmutex *);   /* before pthread_mutex_init */
 
 #endif

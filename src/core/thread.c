@@ -104,6 +104,10 @@ hidden void __green_thread_start(void *arg)
 	green_barrier();
 	if (!--__green_np && __green_pending.any) __green_preempt_now();
 	green_sig_check(self);
+	/* pthread_exit's unwinding of the C++ frames ends here (unwind.c) */
+	struct green_landing landing;
+	self->unwind = &landing;
+	if (__builtin_setjmp(landing.jb)) __green_exit_rest();
 	__green_cancel_async(self);
 	if (self->c11) {
 		int (*f)(void *) = (int (*)(void *))(void *)self->start;
@@ -199,6 +203,17 @@ _Noreturn void __pthread_exit(void *result)
 	self->cancel_disable = 1;
 	self->cancel_async = 0;
 	self->result = result;
+	__green_exit_unwind(self);   /* a C++ program: unwinds, ends in __green_exit_rest */
+	__green_exit_rest();
+}
+
+/* The rest of the exit: the cleanup handlers not yet run, the
+ * thread-specific data's destructors, and the switch away for good. */
+hidden _Noreturn void __green_exit_rest(void)
+{
+	struct green_thread *self = __green_cur;
+
+	self->unwind = 0;
 	while (self->cleanup) green_cleanup_run(self);   /* may not return (seam) */
 	__green_tsd_run_dtors(self);
 

@@ -6,8 +6,12 @@
  * own included, comes here first.
  *
  *   _SC_THREAD_STACK_MIN   green's PTHREAD_STACK_MIN (<limits.h>: 16384)
- *   _SC_THREAD_PRIO_PROTECT  green mode only: priority-ceiling mutexes
- *                          (<unistd.h> overlay: _POSIX_THREAD_PRIO_PROTECT)
+ *   _SC_THREAD_PRIO_PROTECT, _SC_THREAD_PRIO_INHERIT and their robust
+ *   variants              green mode only: green's own priority-ceiling
+ *                          and priority-inheritance mutexes, robust or
+ *                          not (<unistd.h> overlay: the _POSIX_ macros)
+ *   _SC_PRIORITY_SCHEDULING, _SC_PRIORITIZED_IO  musl's -1 in both
+ *                          modes (docs/posix.md says why)
  *   _SC_NPROCESSORS_ONLN   green mode only: 1, the processors the
  *                          program's threads run on at once (they all
  *                          run on one kernel thread); with it get_nprocs
@@ -29,6 +33,9 @@ long __wrap_sysconf(int name)
 		return PTHREAD_STACK_MIN;
 #ifndef GREEN_ONETOONE
 	case _SC_THREAD_PRIO_PROTECT:
+	case _SC_THREAD_PRIO_INHERIT:
+	case _SC_THREAD_ROBUST_PRIO_INHERIT:
+	case _SC_THREAD_ROBUST_PRIO_PROTECT:
 		return 200809L;
 	case _SC_NPROCESSORS_ONLN:
 		return 1;
