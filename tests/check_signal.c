@@ -1382,6 +1382,9 @@ START_TEST(section_end_runs_handler)
 	stop_bystanders(&t, 1);
 	signal(SIGPROF, SIG_IGN);
 	ck_assert_msg(!lost, "a SIGPROF caught inside a section was not handled in 10 s (round %d)", lost);
+}
+END_TEST
+
 /* A SCHED_FIFO thread spins until the SIGPROF of its process CPU-time
  * timer has run its handler, while the main thread, which does not mask
  * SIGPROF either, waits to join it at a lower priority: the running
