@@ -643,6 +643,7 @@ struct green_landing {
 };
 hidden _Noreturn void __green_exit_rest(void);  /* thread.c: pthread_exit after its unwinding */
 hidden void __green_exit_unwind(struct green_thread *);   /* unwind.c: returns if it does not apply */
+hidden int __green_can_unwind(void);            /* unwind.c: the program links the C++ unwinder */
 hidden void __green_all_remove(struct green_thread *);  /* thread.c: off the list of all threads */
 hidden const char *__green_name(struct green_thread *); /* report.c: "thread 3 (name)" */
 hidden uint64_t __green_sigbits(const sigset_t *);  /* signal.c: a sigset_t as 64 bits */

@@ -96,6 +96,28 @@ int __green_start_main(int argc, char **argv, char **envp)
  * resumes in ends its own; not with GREEN_LEAVE, which under GREEN_SCHED
  * would add a scheduling point.
  */
+static inline __attribute__((always_inline)) _Noreturn void run(struct green_thread *self)
+{
+	__green_cancel_async(self);
+	if (self->c11) {
+		int (*f)(void *) = (int (*)(void *))(void *)self->start;
+		__pthread_exit((void *)(intptr_t)f(self->arg));
+	}
+	__pthread_exit(self->start(self->arg));
+}
+
+/* In a program that can unwind C++ frames, the thread runs from a frame
+ * that pthread_exit's unwinding lands in (unwind.c).  Only there: the
+ * landing record is ~100 bytes of live stack, which a copied stack
+ * would copy at every switch. */
+static __attribute__((noinline)) _Noreturn void run_landing(struct green_thread *self)
+{
+	struct green_landing landing;
+	self->unwind = &landing;
+	if (__builtin_setjmp(landing.jb)) __green_exit_rest();
+	run(self);
+}
+
 hidden void __green_thread_start(void *arg)
 {
 	struct green_thread *self = arg;
@@ -104,16 +126,8 @@ hidden void __green_thread_start(void *arg)
 	green_barrier();
 	if (!--__green_np && __green_pending.any) __green_preempt_now();
 	green_sig_check(self);
-	/* pthread_exit's unwinding of the C++ frames ends here (unwind.c) */
-	struct green_landing landing;
-	self->unwind = &landing;
-	if (__builtin_setjmp(landing.jb)) __green_exit_rest();
-	__green_cancel_async(self);
-	if (self->c11) {
-		int (*f)(void *) = (int (*)(void *))(void *)self->start;
-		__pthread_exit((void *)(intptr_t)f(self->arg));
-	}
-	__pthread_exit(self->start(self->arg));
+	if (__green_can_unwind()) run_landing(self);
+	run(self);
 }
 
 int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict attrp,
@@ -203,7 +217,7 @@ _Noreturn void __pthread_exit(void *result)
 	self->cancel_disable = 1;
 	self->cancel_async = 0;
 	self->result = result;
-	__green_exit_unwind(self);   /* a C++ program: unwinds, ends in __green_exit_rest */
+	if (self->unwind) __green_exit_unwind(self);   /* a C++ program: unwinds, ends in __green_exit_rest */
 	__green_exit_rest();
 }
 

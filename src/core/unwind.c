@@ -59,12 +59,18 @@ static _Unwind_Reason_Code stop(int version, _Unwind_Action actions, _Unwind_Exc
 	return _URC_NO_REASON;
 }
 
+/* Does the program link what unwinding C++ frames needs? */
+hidden int __green_can_unwind(void)
+{
+	return _Unwind_ForcedUnwind && _Unwind_GetCFA && __gxx_personality_v0;
+}
+
 hidden void __green_exit_unwind(struct green_thread *self)
 {
 	struct green_landing *l = self->unwind;
 	struct _Unwind_Exception *e;
 
-	if (!l || !_Unwind_ForcedUnwind || !_Unwind_GetCFA || !__gxx_personality_v0) return;
+	if (!l || !__green_can_unwind()) return;
 	e = (struct _Unwind_Exception *)l->exc;
 	self->unwind = 0;   /* a pthread_exit from a destructor exits at once */
 	memset(e, 0, sizeof *e);
