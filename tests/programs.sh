@@ -84,10 +84,10 @@ check_deadlock deadlock-green
 # ---- overflow: the thread is named, then the process dies of SIGSEGV
 check_overflow() {
 	expect_status "$1" 139 || return
-	if grep -q '"deep-diver".*overflowed its stack' "$T/err"; then
+	if grep -q '"deep-diver".*overflowed its stack.*GREEN_STACK_SIZE' "$T/err"; then
 		pass "$1"
 	else
-		fail "$1: no 'overflowed its stack' line naming the thread"
+		fail "$1: no 'overflowed its stack' line naming the thread and GREEN_STACK_SIZE"
 		sed 's/^/    | /' "$T/err"
 	fi
 }
