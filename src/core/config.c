@@ -53,15 +53,19 @@ static int parse_size(const char *s, size_t *out)
 	return 0;
 }
 
-/* a decimal number in [lo, hi] up to the next ':' or the end */
+/* a decimal number in [lo, hi] up to the next ':' or the end; one
+ * beyond 2^64-1 is malformed (strtoull would saturate) */
 static int parse_field(const char **s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
-	if (**s < '0' || **s > '9') return -1;
-	v = strtoull(*s, &end, 10);
-	if ((*end && *end != ':') || v < lo || v > hi) return -1;
-	*s = *end ? end + 1 : end;
+	const char *p = *s;
+	uint64_t v = 0;
+	if (*p < '0' || *p > '9') return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - (*p - '0')) / 10) return -1;
+		v = v * 10 + (*p - '0');
+	}
+	if ((*p && *p != ':') || v < lo || v > hi) return -1;
+	*s = *p ? p + 1 : p;
 	*out = v;
 	return 0;
 }
