@@ -20,6 +20,14 @@ run() {
 	$TO $GREEN_RUN "$@" >"$T/out" 2>"$T/err"
 	st=$?
 }
+# run_env NAME=VALUE... -- PROGRAM: run with those in the environment
+run_env() {
+	kvs=
+	while [ "$1" != -- ]; do kvs="$kvs $1"; shift; done
+	shift
+	$TO env $kvs $GREEN_RUN "$@" >"$T/out" 2>"$T/err"
+	st=$?
+}
 
 # expect_status WHAT WANT: check $st, showing stderr on failure
 expect_status() {
@@ -162,6 +170,31 @@ for m in green 1to1; do
 	expect_status "ctor-$m" 0 && out_is "ctor-$m" "ctor 1
 main 4"
 done
+
+# ---- the environment: each sample message of docs/environment.md is
+# what the program prints for that setting (a misspelt name included)
+sed -n 's/^green: ignoring \(GREEN_[A-Z_]*\)\(=[^ ]*\)\{0,1\} .*/\1\2/p' \
+	"$S/docs/environment.md" | sort -u >"$T/samples"
+[ -s "$T/samples" ] || fail "docs/environment.md: no sample messages found"
+while read -r kv; do
+	case $kv in *=*) ;; *) kv=$kv=1 ;; esac
+	run_env "$kv" -- "$P/m1tid-green"
+	want=$(grep -F "green: ignoring ${kv%=1} " "$S/docs/environment.md" | head -1)
+	if [ "$st" = 0 ] && grep -qxF "$want" "$T/err"; then
+		pass "$kv: the message docs/environment.md shows"
+	else
+		fail "$kv: want '$want'"
+		sed 's/^/    | /' "$T/err"
+	fi
+done <"$T/samples"
+# a name that is nobody's misspelling, and the build's own, are let be
+run_env GREEN_BUILD=x GREEN_CC_CC=cc GREEN_HOST=y -- "$P/m1tid-green"
+if [ "$st" = 0 ] && [ ! -s "$T/err" ]; then
+	pass "other GREEN_ names are let be"
+else
+	fail "other GREEN_ names: status $st"
+	sed 's/^/    | /' "$T/err"
+fi
 
 # ---- some of the green programs again under valgrind memcheck
 if [ -n "$VALGRIND" ]; then

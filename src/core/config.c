@@ -14,7 +14,8 @@
  *                      (poll.c); unset, chosen by the size of the wait set
  *
  * Read once, with getenv only (no system call).  A malformed value is
- * reported by name and ignored.
+ * reported by name and ignored; so is a GREEN_ name close to one of
+ * these (a misspelling: see near()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -90,12 +91,62 @@ static int parse_sched(const char *s)
 	return 0;
 }
 
+static const char *const known[] = {
+	"STACK_SIZE", "STACKS", "COPIED_REGION", "QUANTUM_MS", "SCHED", "AIO", "IO",
+};
+
+/* Is a (the part after GREEN_, up to '=') a misspelling of k: the same
+ * but for case, up to two letters changed, added, dropped or swapped, or
+ * one a prefix of the other (QUANTUM for QUANTUM_MS)? */
+static int near(const char *a, size_t n, const char *k)
+{
+	size_t m = strlen(k), i, j;
+	unsigned d[24][24];
+	if (n >= 24 || m >= 24) return 0;
+	if (n >= 3 && (!strncmp(a, k, n < m ? n : m))) return 1;
+	for (i = 0; i <= n; i++) d[i][0] = i;
+	for (j = 0; j <= m; j++) d[0][j] = j;
+	for (i = 1; i <= n; i++)
+		for (j = 1; j <= m; j++) {
+			unsigned c = (a[i-1] | 32) != (k[j-1] | 32), v = d[i-1][j-1] + c;
+			if (d[i-1][j] + 1 < v) v = d[i-1][j] + 1;
+			if (d[i][j-1] + 1 < v) v = d[i][j-1] + 1;
+			if (i > 1 && j > 1 && a[i-1] == k[j-2] && a[i-2] == k[j-1] && d[i-2][j-2] + 1 < v)
+				v = d[i-2][j-2] + 1;
+			d[i][j] = v;
+		}
+	return d[n][m] <= 2;
+}
+
+/* Each GREEN_ variable that is not one of ours but nearly is: once. */
+static void misspelt(void)
+{
+	extern char **__environ;
+	char **e;
+	size_t i, n;
+	for (e = __environ; e && *e; e++) {
+		const char *a = *e + 6;
+		if (strncmp(*e, "GREEN_", 6)) continue;
+		n = strcspn(a, "=");
+		for (i = 0; i < sizeof known / sizeof *known; i++)
+			if (strlen(known[i]) == n && !strncmp(a, known[i], n)) break;
+		if (i < sizeof known / sizeof *known) continue;
+		for (i = 0; i < sizeof known / sizeof *known; i++)
+			if (near(a, n, known[i])) {
+				__green_say("green: ignoring GREEN_%.*s (unknown; did you mean GREEN_%s?)\n",
+				            (int)n, a, known[i]);
+				break;
+			}
+	}
+}
+
 hidden void __green_config_load(void)
 {
 	const char *s;
 	if (__green_config.loaded) return;
 	__green_config.loaded = 1;
 	__green_config.quantum_us = -1;   /* default chosen by the timer code */
+	misspelt();
 
 	if ((s = getenv("GREEN_STACK_SIZE")) && *s) {
 		size_t v;
