@@ -196,6 +196,18 @@ else
 	sed 's/^/    | /' "$T/err"
 fi
 
+# ---- the README's example compiles cleanly with -Wall
+sed -n '/^    \$ cat hello\.c$/,/^    \$ /p' "$S/README.md" | sed '1d;$d;s/^    //' >"$T/hello.c"
+if ! grep -q pthread_create "$T/hello.c"; then
+	fail "README.md: no hello.c example found"
+elif $TO "$B/bin/green-cc" -Wall -Werror -O2 -o "$T/hello" "$T/hello.c" >"$T/err" 2>&1 &&
+     run "$T/hello" && [ "$st" = 0 ] && [ "$(grep -c 'on kernel thread' "$T/out")" = 4 ]; then
+	pass "README.md's hello.c compiles with -Wall -Werror and runs"
+else
+	fail "README.md's hello.c"
+	sed 's/^/    | /' "$T/err"
+fi
+
 # ---- some of the green programs again under valgrind memcheck
 if [ -n "$VALGRIND" ]; then
 	VG="$VALGRIND $VG_FLAGS"
