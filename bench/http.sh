@@ -174,13 +174,30 @@ trial() {
 	fi
 }
 
+# the clock of bench/run.sh when it runs this (BENCH_T0), so that its log
+# lines go on counting; each trial line says how many trials are left
+# and, from their warm-up and measured seconds, about how long they take
 t0=$(date +%s)
+clock0=${BENCH_T0:-$t0}
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+ntrials=0 left_s=0
 for n in $conns_list; do
+	w=$((warm + secs)); [ "$n" -ge 5000 ] && w=$((2 * w))
+	for col in $cols; do
+		ntrials=$((ntrials + trials)) left_s=$((left_s + trials * (w + 3)))
+	done
+done
+k=0
+for n in $conns_list; do
+	w=$((warm + secs)); [ "$n" -ge 5000 ] && w=$((2 * w))
 	for col in $cols; do
 		for i in $(seq "$trials"); do
-			echo "==> [$(($(date +%s) - t0))s] http: $col, $n connections, trial $i/$trials (load $(cut -d' ' -f1 /proc/loadavg))" >&2
+			k=$((k + 1))
+			echo "==> [$(($(date +%s) - clock0))s] http: $col, $n connections, trial $i/$trials" \
+			     "(trial $k of $ntrials, about $((left_s / 60)) min $((left_s % 60)) s left;" \
+			     "load $(cut -d' ' -f1 /proc/loadavg))" >&2
 			trial "$col" "$n" "$raw/http.$col.c$n.$i"
+			left_s=$((left_s - (w + 3)))
 		done
 	done
 done

@@ -8,8 +8,8 @@
 # and -lpth (each only when missing or older than its sources).  Runs every
 # measurement pinned to one CPU with taskset, the raw output of each run
 # going to BUILDDIR/bench/raw/, then bench/tables.py writes
-# BUILDDIR/bench/tables.md and BUILDDIR/bench/stack-depth.svg; tables.md is
-# also printed.  --quick runs fewer and shorter trials.
+# BUILDDIR/bench/tables.md, BUILDDIR/bench/stack-depth.svg and
+# BUILDDIR/bench/server.svg; tables.md is also printed.  --quick runs fewer and shorter trials.
 #
 # Environment: BENCH_CPU picks the CPU (default: the highest online one);
 # CC the compiler for the Pth build (default cc).
@@ -94,6 +94,11 @@ t_start=$(date +%s)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 log() { echo "==> [$(($(date +%s) - t_start))s] $*" >&2; }
+# phase TEXT: the start of one of the run's 13 phases, numbered, with
+# the time so far (bench/http.sh, the last and longest, counts its
+# trials on the same clock and says how long it has left)
+phases=13 phase_no=0
+phase() { phase_no=$((phase_no + 1)); log "phase $phase_no of $phases: $*"; }
 
 # run_for SECS NAME COMMAND...: pinned, stdout to raw/NAME, killed after
 # SECS seconds (recorded as "did not finish", never as a number)
@@ -118,7 +123,7 @@ K=$out/bench-1to1
 P=$out/bench-pth
 
 # ---- which optional features are live (probes, never assumed)
-log "probes"
+phase "probes"
 run probe.sep "$G" probe
 run probe.cop env GREEN_STACKS=copied "$G" probe
 run probe.tick env GREEN_QUANTUM_MS=1 "$G" probe
@@ -143,10 +148,11 @@ cmd() {
 }
 
 # ---- the fast paths in CPU time, as ratios in one run (bench/fastpath.sh)
-log "fast paths in CPU time"
+phase "fast paths in CPU time"
 sh "$srcdir/bench/fastpath.sh" "$builddir" $([ $quick = yes ] && echo --quick) >/dev/null
 
 # ---- the micro-metrics
+phase "micro-benchmarks (and copied stacks at four depths)"
 for c in $cols; do
 	log "micro: $c"
 	run "$c.micro" $(cmd $c) micro
@@ -161,6 +167,7 @@ fi
 # switch cost against live stack depth, for the plot (separate stacks are
 # the control: flat)
 sweep="256 512 1024 2048 4096 8192 16384 32768"
+phase "stack-depth sweep"
 for c in sep cop; do
 	[ $c = cop ] && [ $copied = no ] && continue
 	log "stack-depth sweep: $c"
@@ -173,6 +180,7 @@ done
 # pair run back to back so that their ratio holds on a loaded machine;
 # and the two ways of moving the thread pointer
 GT=$out/bench-green-tls
+phase "TLS"
 for c in sep cop; do
 	[ $c = cop ] && [ $copied = no ] && continue
 	mode=separate
@@ -184,7 +192,7 @@ done
 run tls.tp "$GT" tp
 
 # ---- ticks and preemption
-log "ticks"
+phase "ticks"
 run k11.ticks $(cmd k11) ticks
 run sep.ticks $(cmd sep) ticks
 if [ $tick = yes ]; then
@@ -197,6 +205,7 @@ fi
 pid_max=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 32768)
 secs=20
 [ $quick = yes ] && secs=5
+phase "maximum threads"
 for c in $cols; do
 	cap=100000
 	[ $c = k11 ] && cap=$((pid_max / 2 < cap ? pid_max / 2 : cap))
@@ -205,11 +214,12 @@ for c in $cols; do
 done
 
 # ---- process-context switch (Marovich, Appendix C): two processes
-log "process-context switch"
+phase "process-context switch"
 run proc $(cmd k11) procswitch
 
 # ---- workloads: Harman's Ping-Pong, shared data, bursty threads
 export BENCH_BUDGET=$budget
+phase "Ping-Pong, shared data, bursty threads"
 for c in $cols; do
 	log "Ping-Pong: $c"
 	run "$c.pp.one" $(cmd $c) pingpong $pp_one 0
@@ -231,14 +241,14 @@ unset BENCH_BUDGET
 
 # ---- cross-process wake-up: two processes ping-pong on a process-shared
 # mutex and condition variable (bench/pshared.c); green idle and busy
-log "cross-process wake-up"
+phase "cross-process wake-up"
 run sep.pshared $(cmd sep) pshared $ps_rounds 0
 run sep.pshared.busy $(cmd sep) pshared $ps_rounds 1
 run k11.pshared $(cmd k11) pshared $ps_rounds 0
 
 # ---- seeded schedules (GREEN_SCHED): the cost of a decision, and of
 # --sched-points on a CPU-bound thread (bench/explore.c)
-log "seeded schedules"
+phase "seeded schedules"
 XB=$out/bench-explore XS=$out/bench-explore-sp
 for f in "$XB" "$XS"; do
 	if [ ! -x "$f" ] || [ "$srcdir/bench/explore.c" -nt "$f" ]; then
@@ -263,15 +273,15 @@ rm -f "$raw/x.tmp" "$raw/x.tmp.err"
 
 # ---- thread per connection against an event loop; the multiplexer's
 # crossover (bench/echo.sh)
-log "echo: thread per connection against an epoll loop"
+phase "echo: thread per connection against an epoll loop"
 sh "$srcdir/bench/echo.sh" "$green_cc" "$out" "$raw" "$pin" $quick
 
 # ---- a thread-pool HTTP server under wrk (bench/http.sh: its own
 # pinning, server on one CPU and client on another)
-log "HTTP server (bench/http.sh)"
+phase "HTTP server (bench/http.sh)"
 if ! command -v wrk >/dev/null 2>&1; then
 	echo "wrk (Debian package wrk) is not installed" >"$raw/http.failed"
-elif ! bash "$srcdir/bench/http.sh" "$builddir" "$raw" $([ $quick = yes ] && echo --quick); then
+elif ! BENCH_T0=$t_start bash "$srcdir/bench/http.sh" "$builddir" "$raw" $([ $quick = yes ] && echo --quick); then
 	echo "bench/http.sh failed" >"$raw/http.failed"
 fi
 
@@ -307,4 +317,4 @@ log "done; writing tables"
 python3 "$srcdir/bench/tables.py" "$raw" "$out/tables.md" "$out/stack-depth.svg"
 { echo; cat "$out/fastpath.md"; } >>"$out/tables.md"
 cat "$out/tables.md"
-echo "run.sh: wrote $out/tables.md and $out/stack-depth.svg in ${t_total}s" >&2
+echo "run.sh: wrote $out/tables.md, $out/stack-depth.svg and $out/server.svg in ${t_total}s" >&2

@@ -13,6 +13,7 @@ import math
 import os
 import sys
 import echo_tables  # bench/echo_tables.py, beside this file
+import svgplot      # bench/svgplot.py
 
 COLS = ["sep", "cop", "k11", "pth"]
 HEAD = {
@@ -671,6 +672,9 @@ class Tables:
             self.w("n/a (%s)" % why)
         else:
             self.out.extend(h)
+            self.w()
+            self.w("`server.svg`: requests/s and p99 latency against connections, one line per "
+                   "build, and the echo rates of each build.")
         self.w()
         self.w("## Then and now: Marovich's 1991 figures beside green")
         self.w()
@@ -865,9 +869,48 @@ def http_table(d):
     return out
 
 
-# ---- the plot
+# ---- the plots
 
-def plot(raw, path, copied):
+def http_points(d):
+    """For server.svg: (connections, [(build, label, {n: (requests/s,
+    p99 s)})]), medians of the good trials; None when http.sh did not run."""
+    p = os.path.join(d, "http.info")
+    if not os.path.exists(p):
+        return None
+    info = dict(line.rstrip("\n").partition(" ")[::2] for line in open(p))
+    conns = [int(x) for x in info.get("conns", "").split()]
+    trials = int(info.get("trials", "1"))
+    builds = []
+    for c in [c for c in HTTP_COLS if c in info.get("cols", "").split()]:
+        pts = {}
+        for n in conns:
+            g = [r for r in (WrkRun(f) for f in (os.path.join(d, "http.%s.c%d.%d" % (c, n, i))
+                                                 for i in range(1, trials + 1)) if os.path.exists(f))
+                 if r.ok()]
+            if g:
+                p99 = [r.p99 for r in g if r.requests and r.p99 is not None]
+                pts[n] = (median([r.rps for r in g]), median(p99) if p99 else None)
+        builds.append((c, HTTP_HEAD[c], pts))
+    return (conns, builds) if conns else None
+
+
+def echo_points(d):
+    """For server.svg: (connections, [(build, label, round trips/s)])."""
+    p = os.path.join(d, "echo.info")
+    if not os.path.exists(p):
+        return None
+    n = (open(p).read().split()[1:] or ["?"])[0]
+    rows = [("loop", "event loop (epoll)", "loop"), ("k11", "1:1 (musl)", "k11")]
+    rows += [("sep" if st == "separate" else "cop", "green, %s, %s" % (st, io), "%s.%s" % (st, io))
+             for st in ("separate", "copied") for io in ("auto", "select", "poll", "epoll")]
+    out = []
+    for key, label, name in rows:
+        vals, _ = echo_tables._rates(d, "echo." + name)
+        out.append((key, label, median(vals) if vals else None))
+    return n, out
+
+
+def plot(raw, path, copied, fitted=None):
     depths = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768]
     series = []
     for col, colour, label in (("sep", "#1f77b4", "separate stacks"),
@@ -882,9 +925,9 @@ def plot(raw, path, copied):
     W, H = 720, 440
     L, R, Tp, B = 80, 30, 50, 60
     ys = [p[3] for s in series for p in s[3]] or [1]
-    top = max(ys) * 1.1
-    e = 10 ** math.floor(math.log10(top))
-    ymax = next(m * e for m in (1, 2, 5, 10) if m * e >= top)
+    if fitted:   # the copied fit, ns = a + b per KB, over 0.5-4 KB
+        ys += [fitted[0] + fitted[1] * DEPTHS[-1] / 1024.0]
+    ymax = svgplot.nice_top(max(ys) * 1.05)
 
     def X(d):
         return L + (math.log2(d) - 8) / 7 * (W - L - R)
@@ -923,6 +966,16 @@ def plot(raw, path, copied):
         o.append('<rect x="%d" y="%d" width="14" height="4" fill="%s"/>' % (L + 16, ly - 4, colour))
         o.append('<text x="%d" y="%d">%s</text>' % (L + 36, ly + 2, label))
         ly += 18
+    if fitted:
+        a, b = fitted
+        x0, x1 = DEPTHS[0], DEPTHS[-1]
+        o.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#d62728" '
+                 'stroke-dasharray="6 4" stroke-width="1.5"/>' % (
+                     X(x0), Y(a + b * x0 / 1024.0), X(x1), Y(a + b * x1 / 1024.0)))
+        o.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#d62728" stroke-dasharray="6 4"/>' % (
+            L + 16, ly - 2, L + 30, ly - 2))
+        o.append('<text x="%d" y="%d">copied fit over 0.5–4 KB: %s + %s per KB</text>' % (
+            L + 36, ly + 2, val(a), val(b)))
     if not copied:
         o.append('<text x="%d" y="%d" font-size="14" fill="#d62728" text-anchor="middle">'
                  'Copied stacks are not built yet: no copied-stack points.</text>' % (
@@ -949,7 +1002,9 @@ def main():
     raw = Raw(sys.argv[1])
     t = Tables(raw)
     t.write(sys.argv[2])
-    plot(raw, sys.argv[3], t.copied)
+    plot(raw, sys.argv[3], t.copied, t.copied_fit("yield_busy") if t.copied else None)
+    svgplot.server_svg(os.path.join(os.path.dirname(sys.argv[3]) or ".", "server.svg"),
+                       http_points(raw.d), echo_points(raw.d))
     return 0
 
 

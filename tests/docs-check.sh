@@ -3,8 +3,11 @@
 # link of README.md and docs/*.md, ](path) or ](path#anchor), leads to a
 # file or directory of the source tree, and every backquoted `src/...`
 # path in docs/*.md exists (a `*`, a {a,b} list or a <placeholder> in it
-# must match something).  Anchors are not checked.  Reads only the
-# source tree: nothing needs to be built.
+# must match something).  Anchors are not checked.  The manual pages:
+# each _np function include/ declares has its section 3 page, each page
+# of docs/man is installed (Makefile.am's dist_man_MANS), and groff reads
+# each without a warning.  Reads only the source tree: nothing needs to be
+# built.
 . "$GREEN_SRC/tests/lib.sh"
 cd "$S" || exit 1
 T=$(mktemp -d "${TMPDIR:-/tmp}/green-docs.XXXXXX") || exit 1
@@ -88,4 +91,27 @@ for f in docs/*.md docs/man/*.md; do
 	srcpaths "$f" >"$T/list"
 	check "$f" "src/ path" ""
 done
+
+# ---- the manual pages
+np=$(sed -n 's/^int \([a-z_]*_np\)(.*/\1/p' include/*.h | sort -u)
+[ -n "$np" ] || fail "include/: no _np functions found"
+for f in $np; do
+	if [ -f "docs/man/$f.3" ]; then pass "$f has a manual page"
+	else fail "$f: no docs/man/$f.3"; fi
+done
+for f in docs/man/*.[137]; do
+	grep -q "$f" Makefile.am || fail "$f is not in Makefile.am's dist_man_MANS"
+done
+for p in green-cc.1 green-c++.1 green-explore.1 green.7; do
+	[ -f "docs/man/$p" ] || fail "no docs/man/$p"
+done
+if command -v groff >/dev/null 2>&1; then
+	for f in docs/man/*.[137]; do
+		grep -q '^\.so ' "$f" && continue
+		if out=$(groff -man -ww -z "$f" 2>&1) && [ -z "$out" ]; then pass "$f: groff reads it cleanly"
+		else fail "$f: $out"; fi
+	done
+else
+	echo "SKIP: groff is not installed"
+fi
 finish

@@ -72,4 +72,15 @@ case $msg in
 *"ignoring GREEN_SCHED=pct:1:99"*) pass "malformed GREEN_SCHED rejected by name" ;;
 *) fail "malformed GREEN_SCHED: $msg" ;;
 esac
+# a seed beyond 2^64-1 is malformed, not saturated; 2^64-1 is a seed
+msg=$(GREEN_SCHED=random:18446744073709551616 $GREEN_RUN "$B/tests/explore/order-green" 2>&1 >/dev/null)
+case $msg in
+*"ignoring GREEN_SCHED=random:18446744073709551616"*) pass "a seed above 2^64-1 is rejected" ;;
+*) fail "seed 2^64: $msg" ;;
+esac
+msg=$(GREEN_SCHED=random:18446744073709551615 $GREEN_RUN "$B/tests/explore/order-green" 2>&1 >/dev/null)
+case $msg in
+*"GREEN_SCHED=random:18446744073709551615 steps="*) pass "seed 2^64-1 is accepted" ;;
+*) fail "seed 2^64-1: $msg" ;;
+esac
 finish

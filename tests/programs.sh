@@ -20,6 +20,14 @@ run() {
 	$TO $GREEN_RUN "$@" >"$T/out" 2>"$T/err"
 	st=$?
 }
+# run_env NAME=VALUE... -- PROGRAM: run with those in the environment
+run_env() {
+	kvs=
+	while [ "$1" != -- ]; do kvs="$kvs $1"; shift; done
+	shift
+	$TO env $kvs $GREEN_RUN "$@" >"$T/out" 2>"$T/err"
+	st=$?
+}
 
 # expect_status WHAT WANT: check $st, showing stderr on failure
 expect_status() {
@@ -84,10 +92,10 @@ check_deadlock deadlock-green
 # ---- overflow: the thread is named, then the process dies of SIGSEGV
 check_overflow() {
 	expect_status "$1" 139 || return
-	if grep -q '"deep-diver".*overflowed its stack' "$T/err"; then
+	if grep -q '"deep-diver".*overflowed its stack.*GREEN_STACK_SIZE' "$T/err"; then
 		pass "$1"
 	else
-		fail "$1: no 'overflowed its stack' line naming the thread"
+		fail "$1: no 'overflowed its stack' line naming the thread and GREEN_STACK_SIZE"
 		sed 's/^/    | /' "$T/err"
 	fi
 }
@@ -177,6 +185,43 @@ for m in green 1to1; do
 	expect_status "ctor-$m" 0 && out_is "ctor-$m" "ctor 1
 main 4"
 done
+
+# ---- the environment: each sample message of docs/environment.md is
+# what the program prints for that setting (a misspelt name included)
+sed -n 's/^green: ignoring \(GREEN_[A-Z_]*\)\(=[^ ]*\)\{0,1\} .*/\1\2/p' \
+	"$S/docs/environment.md" | sort -u >"$T/samples"
+[ -s "$T/samples" ] || fail "docs/environment.md: no sample messages found"
+while read -r kv; do
+	case $kv in *=*) ;; *) kv=$kv=1 ;; esac
+	run_env "$kv" -- "$P/m1tid-green"
+	want=$(grep -F "green: ignoring ${kv%=1} " "$S/docs/environment.md" | head -1)
+	if [ "$st" = 0 ] && grep -qxF "$want" "$T/err"; then
+		pass "$kv: the message docs/environment.md shows"
+	else
+		fail "$kv: want '$want'"
+		sed 's/^/    | /' "$T/err"
+	fi
+done <"$T/samples"
+# a name that is nobody's misspelling, and the build's own, are let be
+run_env GREEN_BUILD=x GREEN_CC_CC=cc GREEN_HOST=y -- "$P/m1tid-green"
+if [ "$st" = 0 ] && [ ! -s "$T/err" ]; then
+	pass "other GREEN_ names are let be"
+else
+	fail "other GREEN_ names: status $st"
+	sed 's/^/    | /' "$T/err"
+fi
+
+# ---- the README's example compiles cleanly with -Wall
+sed -n '/^    \$ cat hello\.c$/,/^    \$ /p' "$S/README.md" | sed '1d;$d;s/^    //' >"$T/hello.c"
+if ! grep -q pthread_create "$T/hello.c"; then
+	fail "README.md: no hello.c example found"
+elif $TO "$B/bin/green-cc" -Wall -Werror -O2 -o "$T/hello" "$T/hello.c" >"$T/err" 2>&1 &&
+     run "$T/hello" && [ "$st" = 0 ] && [ "$(grep -c 'on kernel thread' "$T/out")" = 4 ]; then
+	pass "README.md's hello.c compiles with -Wall -Werror and runs"
+else
+	fail "README.md's hello.c"
+	sed 's/^/    | /' "$T/err"
+fi
 
 # ---- some of the green programs again under valgrind memcheck
 if [ -n "$VALGRIND" ]; then

@@ -9,6 +9,11 @@
 # start-up objects, never against the host's glibc.  sysconf is wrapped
 # (src/stubs/sysconf.c: green's answers where they differ from musl's).
 #
+# A directory given as $VAR/path (literally) is found at each compilation: the spec
+# %:getenv(VAR /path) (the installed trees, which green-cc finds relative
+# to itself, are named so); MKSPECS_ALLTYPES then names musl's
+# bits/alltypes.h.
+#
 # With CXXINC and CXXLIB, the specs of green-c++: libstdc++'s headers
 # (CXXINC, and its target directory CXXINC/x86_64-linux-musl) are searched
 # ahead of the C headers, as g++ searches its own, and CXXLIB, which holds
@@ -43,7 +48,7 @@ fi
 # those are wrapped instead (GREEN_WRAP_T64 in src/core/green.h).
 case $4 in
 green) m=1 gdbobj=" $3/green-gdb.o"
-	if grep -q '_REDIR_TIME64 1' "$2/bits/alltypes.h" 2>/dev/null; then
+	if grep -q '_REDIR_TIME64 1' "${MKSPECS_ALLTYPES:-$2/bits/alltypes.h}" 2>/dev/null; then
 		wraps=" --wrap=__clock_gettime64 --wrap=__clock_getres_time64"
 		wraps="$wraps --wrap=__timer_settime64 --wrap=__timer_gettime64"
 	else
@@ -53,7 +58,7 @@ green) m=1 gdbobj=" $3/green-gdb.o"
 	wraps="$wraps --wrap=fcntl --wrap=ioctl" ;;
 *) m=0 gdbobj= wraps= ;;
 esac
-cat <<SPECS
+sed 's|\$\([A-Z_]*\)\([^ ]*\)|%:getenv(\1 \2)|g' <<SPECS
 %rename cpp_options old_cpp_options
 
 *cpp_options:

@@ -16,7 +16,8 @@
  *                      quarantined, and a late touch is named (quarantine.c)
  *
  * Read once, with getenv only (no system call).  A malformed value is
- * reported by name and ignored.
+ * reported by name and ignored; so is a GREEN_ name close to one of
+ * these (a misspelling: see near()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,15 +56,19 @@ static int parse_size(const char *s, size_t *out)
 	return 0;
 }
 
-/* a decimal number in [lo, hi] up to the next ':' or the end */
+/* a decimal number in [lo, hi] up to the next ':' or the end; one
+ * beyond 2^64-1 is malformed (strtoull would saturate) */
 static int parse_field(const char **s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
-	if (**s < '0' || **s > '9') return -1;
-	v = strtoull(*s, &end, 10);
-	if ((*end && *end != ':') || v < lo || v > hi) return -1;
-	*s = *end ? end + 1 : end;
+	const char *p = *s;
+	uint64_t v = 0;
+	if (*p < '0' || *p > '9') return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - (*p - '0')) / 10) return -1;
+		v = v * 10 + (*p - '0');
+	}
+	if ((*p && *p != ':') || v < lo || v > hi) return -1;
+	*s = *p ? p + 1 : p;
 	*out = v;
 	return 0;
 }
@@ -88,12 +93,62 @@ static int parse_sched(const char *s)
 	return 0;
 }
 
+static const char *const known[] = {
+	"STACK_SIZE", "STACKS", "COPIED_REGION", "QUANTUM_MS", "SCHED", "AIO", "IO", "DEBUG",
+};
+
+/* Is a (the part after GREEN_, up to '=') a misspelling of k: the same
+ * but for case, up to two letters changed, added, dropped or swapped, or
+ * one a prefix of the other (QUANTUM for QUANTUM_MS)? */
+static int near(const char *a, size_t n, const char *k)
+{
+	size_t m = strlen(k), i, j;
+	unsigned d[24][24];
+	if (n >= 24 || m >= 24) return 0;
+	if (n >= 3 && (!strncmp(a, k, n < m ? n : m))) return 1;
+	for (i = 0; i <= n; i++) d[i][0] = i;
+	for (j = 0; j <= m; j++) d[0][j] = j;
+	for (i = 1; i <= n; i++)
+		for (j = 1; j <= m; j++) {
+			unsigned c = (a[i-1] | 32) != (k[j-1] | 32), v = d[i-1][j-1] + c;
+			if (d[i-1][j] + 1 < v) v = d[i-1][j] + 1;
+			if (d[i][j-1] + 1 < v) v = d[i][j-1] + 1;
+			if (i > 1 && j > 1 && a[i-1] == k[j-2] && a[i-2] == k[j-1] && d[i-2][j-2] + 1 < v)
+				v = d[i-2][j-2] + 1;
+			d[i][j] = v;
+		}
+	return d[n][m] <= 2;
+}
+
+/* Each GREEN_ variable that is not one of ours but nearly is: once. */
+static void misspelt(void)
+{
+	extern char **__environ;
+	char **e;
+	size_t i, n;
+	for (e = __environ; e && *e; e++) {
+		const char *a = *e + 6;
+		if (strncmp(*e, "GREEN_", 6)) continue;
+		n = strcspn(a, "=");
+		for (i = 0; i < sizeof known / sizeof *known; i++)
+			if (strlen(known[i]) == n && !strncmp(a, known[i], n)) break;
+		if (i < sizeof known / sizeof *known) continue;
+		for (i = 0; i < sizeof known / sizeof *known; i++)
+			if (near(a, n, known[i])) {
+				__green_say("green: ignoring GREEN_%.*s (unknown; did you mean GREEN_%s?)\n",
+				            (int)n, a, known[i]);
+				break;
+			}
+	}
+}
+
 hidden void __green_config_load(void)
 {
 	const char *s;
 	if (__green_config.loaded) return;
 	__green_config.loaded = 1;
 	__green_config.quantum_us = -1;   /* default chosen by the timer code */
+	misspelt();
 
 	if ((s = getenv("GREEN_STACK_SIZE")) && *s) {
 		size_t v;

@@ -244,7 +244,7 @@ hidden int __green_in_region(const void *p)
 	       (const char *)p < __green_region_top;
 }
 
-/* ---- the attribute (green's _np extension, docs/man/pthread_attr_setstackmode_np.md) */
+/* ---- the attribute (green's _np extension, docs/man/pthread_attr_setstackmode_np.3) */
 
 int pthread_attr_setstackmode_np(pthread_attr_t *a, int mode)
 {

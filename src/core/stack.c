@@ -240,7 +240,8 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 		if (t->guard_size && a >= g && a < g + t->guard_size + GREEN_PAGE_SIZE) {
 			__green_describe(t, buf, sizeof buf);
 			__green_say("green: %s overflowed its stack of %zu bytes "
-			            "(fault at %p, guard page at %p)\n",
+			            "(fault at %p, guard page at %p; GREEN_STACK_SIZE or "
+			            "pthread_attr_setstacksize sets its size)\n",
 			            buf, t->stack_size, (void *)a, (void *)g);
 			named = 1;
 			break;

@@ -1,0 +1,110 @@
+#!/bin/sh
+# install.sh — what a user of an installed green touches: the build
+# installed with DESTDIR into a temporary directory, then moved (to a
+# name with a space in it); its manual pages, green-cc --help, a threaded
+# program compiled and run with the moved tree, the refusals (-shared,
+# -static-pie, a --threads without a mode), pkg-config, and quickstart's
+# --prefix check.
+. "$GREEN_SRC/tests/lib.sh"
+scratch install
+timeout_of 60
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
+prefix=$(sed -n 's/^prefix = //p' "$B/Makefile")
+# (a loaded machine may take longer to copy the C++ headers)
+if ! timeout 300 make -s -C "$B" install DESTDIR="$T/d" >"$T/log" 2>&1; then
+	fail "make install DESTDIR=...: $(tail -5 "$T/log")"
+	finish
+	exit 1
+fi
+pass "make install with DESTDIR"
+M="$T/moved tree"
+mv "$T/d$prefix" "$M" || exit 1
+rm -rf "$T/d"
+cc="$M/bin/green-cc"
+
+# ---- the manual pages
+if command -v man >/dev/null 2>&1; then
+	for p in "1 green-cc" "1 green-c++" "1 green-explore" "7 green" \
+	         "3 pthread_attr_getstackmode_np" "3 pthread_rwlockattr_setkind_np" "3 pthread_clockjoin_np"; do
+		out=$(MANWIDTH=80 man -M "$M/share/man" $p 2>&1)
+		case $out in
+		*NAME*"${p#* }"*) pass "man $p" ;;
+		*) fail "man $p: $(printf '%s\n' "$out" | head -3)" ;;
+		esac
+	done
+else
+	echo "SKIP: man is not installed"
+fi
+
+# ---- green-cc --help: green's options, then gcc's
+"$cc" --help >"$T/help" 2>&1
+first=$(grep -n -e '--threads=green|1to1' "$T/help" | head -1 | cut -d: -f1)
+sched=$(grep -n -e '--sched-points' "$T/help" | head -1 | cut -d: -f1)
+gcc=$(grep -n '^Usage: ' "$T/help" | head -1 | cut -d: -f1)
+if [ "${first:-0}" = 1 ] && [ -n "$sched" ] && [ -n "$gcc" ] && [ "$sched" -lt "$gcc" ]; then
+	pass "green-cc --help: green's options first, then the compiler's"
+else
+	fail "green-cc --help: $(head -3 "$T/help")"
+fi
+
+# ---- the moved tree compiles and runs a threaded program
+for how in "--threads=green - same" "--threads 1to1 different"; do
+	set -- $how
+	[ "$2" = - ] && set -- "$1" "$3"
+	if "$cc" -O2 -Wall -o "$T/m1tid" "$S/tests/prog/m1tid.c" $1 ${3:+"$2"} >"$T/err" 2>&1 &&
+	   [ "$($TO $GREEN_RUN "$T/m1tid")" = "${3:-$2}" ]; then
+		pass "a moved install compiles and runs a threaded program ($1 ${3:+$2})"
+	else
+		fail "moved install, $how: $(head -3 "$T/err")"
+	fi
+done
+if [ -x "$M/bin/green-c++" ]; then
+	if "$M/bin/green-c++" -O2 -o "$T/tls" "$S/tests/cxx/tls.cc" >"$T/err" 2>&1 &&
+	   $TO $GREEN_RUN "$T/tls" >/dev/null 2>&1; then
+		pass "the moved green-c++ compiles and runs a threaded program"
+	else
+		fail "moved green-c++: $(head -3 "$T/err")"
+	fi
+fi
+
+# ---- refusals: one line on stderr, exit status 2, nothing written
+refused() {
+	want=$1
+	shift
+	"$cc" -o "$T/out.so" "$S/tests/prog/m1tid.c" "$@" >"$T/err" 2>&1
+	st=$?
+	if [ "$st" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q -e "$want" "$T/err" &&
+	   [ ! -e "$T/out.so" ]; then
+		pass "green-cc $*: refused in one line"
+	else
+		fail "green-cc $*: status $st, want 2 and one line with '$want'"
+		sed 's/^/    | /' "$T/err"
+	fi
+	rm -f "$T/out.so"
+}
+refused "-shared: green is static-only" -shared -fPIC
+refused "-static-pie: green is static-only" -static-pie
+refused "--threads wants a mode" --threads
+
+# ---- pkg-config names the wrapper and publishes no flags
+if command -v pkg-config >/dev/null 2>&1; then
+	pc() { PKG_CONFIG_PATH="$M/lib/pkgconfig" pkg-config "$@"; }
+	flags=$(pc --cflags --libs green 2>&1)
+	ccvar=$(pc --variable=cc green)
+	if [ -z "$flags" ] && [ "${ccvar##*/}" = green-cc ]; then
+		pass "pkg-config: --variable=cc names green-cc; no --cflags or --libs"
+	else
+		fail "pkg-config: flags '$flags', cc '$ccvar'"
+	fi
+fi
+
+# ---- quickstart --prefix wants an absolute directory (before doing anything)
+out=$("$S/quickstart" build --prefix=relative/dir 2>&1)
+st=$?
+if [ "$st" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ]; then
+	pass "quickstart --prefix=relative/dir: refused in one line"
+else
+	fail "quickstart --prefix=relative/dir: status $st: $out"
+fi
+finish
