@@ -268,6 +268,7 @@ struct green_thread {
 	int sigwait_got;               /* the signal handed to the sigwait */
 	unsigned char intr_restart;    /* the last handler that interrupted had SA_RESTART */
 	unsigned char kcrit;           /* all signals blocked in the kernel (posix_spawn) */
+	unsigned char in_tick;         /* in the tick handler that preempted it (tick.c) */
 	siginfo_t sigwait_si;
 
 	/* Reap list link. */

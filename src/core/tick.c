@@ -44,7 +44,15 @@
  *
  * Inside a no-preempt section the tick only records GREEN_PEND_POLL
  * (and GREEN_PEND_SLICE when the quantum is used) and the outermost
- * GREEN_LEAVE does the rest.  Otherwise the handler yields at once,
+ * GREEN_LEAVE does the rest.  So it does while the thread is still in
+ * the tick handler that preempted it (in_tick: from before it unblocks
+ * SIGALRM to yield until it has blocked it again on its way out, which
+ * the handler's return undoes): a tick that preempted it there again
+ * would leave a second handler frame on its stack.  On a loaded machine
+ * the next tick has often expired by then — at the unblock, or while
+ * the other threads ran — and comes at once, so there was one more
+ * frame at each preemption, until the stack overflowed (600 threads at a
+ * 10 us quantum: tests/prog/heapgrow.c).  Otherwise the handler yields at once,
  * from inside the signal handler: it first unblocks SIGALRM (and SIGTRAP,
  * which the handler runs with masked so that gdb's breakpoints do not
  * race with ticks) so the next thread does not inherit them blocked.  The
@@ -250,7 +258,7 @@ static void tick(int sig, siginfo_t *si, void *uc)
 			/* a whole quantum used, and the policy allows it (SCHED_FIFO
 			 * runs until a higher priority is runnable) */
 			used = now - run_since >= quantum;
-			if (__green_np) {
+			if (__green_np || __green_cur->in_tick) {
 				green_pending_set(GREEN_PEND_POLL);
 				if (used) green_pending_set(GREEN_PEND_SLICE);
 			} else {
@@ -275,12 +283,21 @@ armed:
 		ai.si_signo = SIGALRM;
 		ai.si_code = SI_KERNEL;
 		__green_sig_generate(SIGALRM, &ai, uc);
-		preempt = !__green_np && green_preempt_ok(uc);   /* let the thread it is for run now */
+		preempt = !__green_np && !__green_cur->in_tick && green_preempt_ok(uc);   /* let the thread it is for run now */
 	}
 	if (preempt) {
 		struct green_kset b = green_kset(1ULL << (SIGALRM - 1) | 1ULL << (SIGTRAP - 1));
+		struct green_thread *self = __green_cur;
+		/* in_tick first: a tick that expired meanwhile comes as soon as
+		 * the unblock returns, and must not preempt again (see the top) */
+		self->in_tick = 1;
 		__syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &b, 0, _NSIG / 8);
 		__green_yield();
+		/* back: no tick again until the return restores the mask of
+		 * the code it interrupted (one expired while others ran would
+		 * come at the next kernel entry, here, and nest) */
+		__syscall(SYS_rt_sigprocmask, SIG_BLOCK, &b, 0, _NSIG / 8);
+		self->in_tick = 0;
 	}
 	__green_sig_fix_uc(uc, 0);   /* what was dispatched meanwhile is not held */
 	errno = e;

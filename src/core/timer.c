@@ -137,20 +137,27 @@ static void sift_down(size_t i)
  * wait (already on its object's queue), and malloc's lock may be held by
  * a thread preempted inside malloc, so a malloc here could park the
  * caller a second time, on the lock word, and tear the first queue.
+ *
+ * The tick handler reads the heap's first deadline at any instruction,
+ * inside no-preempt sections too (tick.c's schedule), so the new array
+ * is published before the old one is unmapped: the handler reads one or
+ * the other, both whole.  (Unmapping first once let a tick read the old
+ * array after it was gone: a SIGSEGV at a page-aligned address, which a
+ * thread-pool server met at start-up; tests/prog/heapgrow.c.)
  */
 static void grow(void)
 {
-	size_t cap = heap_cap ? 2 * heap_cap : 64;
+	size_t cap = heap_cap ? 2 * heap_cap : 64, old_cap = heap_cap;
+	struct green_thread **old = heap;
 	void *p = mmap(0, cap * sizeof *heap, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED) abort();   /* cannot keep the promise of a deadline */
-	if (heap) {
-		memcpy(p, heap, heap_len * sizeof *heap);
-		munmap(heap, heap_cap * sizeof *heap);
-	}
+	if (old) memcpy(p, old, heap_len * sizeof *heap);
 	heap = p;
 	heap_cap = cap;
+	green_barrier();   /* published before the old array goes */
+	if (old) munmap(old, old_cap * sizeof *heap);
 }
 
 hidden void __green_timer_add(struct green_thread *t, uint64_t deadline)
