@@ -832,11 +832,14 @@ class GreenThreadApply(gdb.Command):
             print("\nGreen thread %s (%s):" % (t.label(), state_text(t)))
             if t.state == "exited":
                 continue
-            with Viewing(t):
-                if not t.running():
-                    f, _ = user_frame()
-                    (f or parked_frames_start()).select()
-                gdb.execute(cmd, from_tty)
+            try:
+                with Viewing(t):
+                    if not t.running():
+                        f, _ = user_frame()
+                        (f or parked_frames_start()).select()
+                    gdb.execute(cmd, from_tty)
+            except gdb.GdbError as e:   # this thread only (a copied one in a core)
+                print(e)
 
 
 class GreenMutex(gdb.Command):

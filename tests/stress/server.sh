@@ -73,17 +73,19 @@ for r in $(seq "$rounds"); do
 				for _ in $(seq 300); do port_open && break; kill -0 $pid 2>/dev/null || break; sleep 0.02; done
 				wrk -t1 -c"$conns" -d"${secs}s" --timeout 5s "http://127.0.0.1:$port/1k.html" >"$dir/wrk.out" 2>&1
 				kill -TERM $pid 2>/dev/null
-				for _ in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+				for _ in $(seq 300); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
 				kill -9 $pid 2>/dev/null
 				wait $pid 2>/dev/null
 				st=$?
 				runs[$key]=$((${runs[$key]:-0} + 1))
 				core=$(ls "$dir"/core* 2>/dev/null | head -n1)
 				# SIGTERM (143) or a clean exit is the expected end; SIGKILL
-				# (137) means it did not stop in 10 s
+				# (137) means it did not stop within 30 s of SIGTERM
 				if [ -n "$core" ] || { [ $st -gt 128 ] && [ $st != 143 ]; }; then
 					crashes[$key]=$((${crashes[$key]:-0} + 1))
-					echo "CRASH: $key, round $r: exit status $st${core:+, core $core}"
+					what=CRASH
+					[ $st = 137 ] && [ -z "$core" ] && what="NO STOP (killed 30 s after SIGTERM)"
+					echo "$what: $key, round $r: exit status $st${core:+, core $core}"
 					grep -m3 '^green:' "$dir/server.out" | sed 's/^/    /'
 					if [ -n "$core" ]; then
 						gdb -batch -iex "add-auto-load-safe-path $here/gdb" \
