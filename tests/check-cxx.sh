@@ -13,7 +13,7 @@ if [ ! -x "$X/threads-green" ]; then
 fi
 scratch cxx
 timeout_of 300
-PROGS="threads tls sync async except prodcons iostream uncaught unwind"
+PROGS="threads tls sync async except prodcons iostream uncaught unwind backward"
 
 # run MODE PROG: one program in one mode
 run() {

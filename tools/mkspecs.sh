@@ -32,7 +32,7 @@ for f in once mutex_lock mutex_unlock key_create getspecific setspecific; do
 done
 cxxinc= cxxlib=
 if [ $# -ge 6 ]; then
-	cxxinc="-isystem $5 -isystem $5/x86_64-linux-musl "
+	cxxinc="-isystem $5 -isystem $5/x86_64-linux-musl -isystem $5/backward "   # as g++ searches them
 	cxxlib=" -L$6"
 fi
 # Green mode wraps fcntl and ioctl: a change of a descriptor's flags
