@@ -37,7 +37,10 @@
  *
  * The region's size bounds how deep a copied thread may go:
  * GREEN_COPIED_REGION bytes (default 1 MiB, see docs/environment.md); a
- * thread that overflows it hits the guard page and is named.
+ * thread that overflows it hits the guard page and is named.  A thread
+ * that asks for a deeper stack than the region (pthread_attr_setstacksize)
+ * while copied is only the process default gets a separate stack instead
+ * (thread.c); one that names copied mode in its attribute gets EINVAL.
  */
 #include <sys/mman.h>
 #include <stdlib.h>
@@ -162,14 +165,20 @@ hidden void __green_copied_switch(struct green_thread *from, struct green_thread
 	__green_arch_switch(&from->sp, sched_sp);
 }
 
+/* The region's usable size, mapped or not yet. */
+hidden size_t __green_copied_room(void)
+{
+	size_t size = __green_config.region_size ? __green_config.region_size : 1 << 20;
+	return (size + GREEN_PAGE_SIZE - 1) & -GREEN_PAGE_SIZE;
+}
+
 /* Map the region and the scheduler context's stack, once. */
 static int region_init(void)
 {
-	size_t size = __green_config.region_size ? __green_config.region_size : 1 << 20;
+	size_t size = __green_copied_room();
 	size_t guard = (GREEN_GUARD_DEFAULT + GREEN_PAGE_SIZE - 1) & -GREEN_PAGE_SIZE;
 	char *base, *sbase;
 
-	size = (size + GREEN_PAGE_SIZE - 1) & -GREEN_PAGE_SIZE;
 	base = mmap(0, size + guard, PROT_READ | PROT_WRITE,
 	            MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (base == MAP_FAILED) return EAGAIN;
@@ -197,7 +206,8 @@ hidden struct green_thread *__green_copied_alloc(size_t size, int *err)
 
 	if (!__green_region_top && (*err = region_init())) return 0;
 	if (size > (size_t)(__green_region_top - __green_region_lo)) {
-		*err = EINVAL;   /* deeper than the region: docs/stacks.md */
+		*err = EINVAL;   /* asked for copied and deeper than the region:
+		                  * docs/stacks.md (by default it gets a separate stack) */
 		return 0;
 	}
 	/* the descriptor, and after it the memory for the thread's own TCB

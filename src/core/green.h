@@ -489,6 +489,7 @@ extern hidden struct green_thread *__green_region_owner;
 extern hidden char *__green_region_lo, *__green_region_top;
 hidden void __green_copied_switch(struct green_thread *from, struct green_thread *to);
 hidden struct green_thread *__green_copied_alloc(size_t size, int *err);
+hidden size_t __green_copied_room(void);
 hidden void __green_copied_free(struct green_thread *);
 hidden int __green_in_region(const void *);
 

@@ -134,6 +134,10 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	if (attr.stackmode) mode = attr.stackmode - 1;
 	else mode = attr.stackaddr ? GREEN_STACK_SEPARATE : __green_config.stack_mode;
 	if (mode == GREEN_STACK_COPIED && attr.stackaddr) return EINVAL;
+	/* a stack deeper than the copied region, asked for where copied is
+	 * only the default: a separate stack of that size (docs/stacks.md) */
+	if (mode == GREEN_STACK_COPIED && !attr.stackmode && size > __green_copied_room())
+		mode = GREEN_STACK_SEPARATE;
 	/* the attribute takes a policy and a priority in either order */
 	if (attr.explicit_sched && (err = __green_sched_check(attr.policy, attr.prio))) return err;
 
