@@ -184,10 +184,6 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 		t->started = 1;
 		t->sp = __green_arch_make((char *)t->stack_lo + t->stack_size, __green_thread_start, t);
 	}   /* a copied thread's first frame is built on the region (copied.c) */
-	if (t->stack_mode == GREEN_STACK_COPIED && __green_in_region(arg) && self != t)
-		__green_say("green: thread %u passes a pointer into its copied stack (%p) to "
-		            "pthread_create: it is valid only while thread %u runs (docs/stacks.md)\n",
-		            self->id, arg, self->id);
 	all_add(t);
 	__green_live++;
 	__green_ready(t);
