@@ -450,7 +450,7 @@ START_TEST(stacks_coloured)
 	int distinct = 0;
 	const char *mode = getenv("GREEN_STACKS");
 
-	if (mode && !strcmp(mode, "copied")) return;   /* one region for all */
+	if (mode && !strcmp(mode, "copied")) return;   /* copied stacks are slots, not coloured */
 	ck_assert_int_eq(pthread_barrier_init(&colour_bar, 0, COLOURED + 1), 0);
 	for (int i = 0; i < COLOURED; i++) SPAWN(&t[i], colour_body, &local[i]);
 	pthread_barrier_wait(&colour_bar);

@@ -413,7 +413,13 @@ hidden int __green_copied_fault(const char *a, int *named)
 		return 0;
 	}
 	if (t->hot || t == __green_cur) return 0;
+	/* a tick that lands meanwhile must only be recorded: the section
+	 * ends without a switch, which cannot run on the signal stack; the
+	 * next section's end takes the pending preemption */
+	GREEN_ENTER();
 	load(t, 0);
+	green_barrier();
+	__green_np--;
 	return 1;
 }
 /* ---- the attribute (green's _np extension, docs/man/pthread_attr_setstackmode_np.md) */
