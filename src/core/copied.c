@@ -73,7 +73,7 @@ struct chunk {
 	struct green_thread *owner[];           /* CHUNK_SLOTS */
 };
 static struct chunk **chunks;
-static unsigned nchunks;
+static unsigned nchunks, chunks_cap;
 static char **free_slot;                     /* slots given back, for reuse */
 static size_t nfree;
 static size_t slot_size, slot_guard;         /* usable = slot_size - slot_guard */
@@ -221,26 +221,46 @@ hidden void __green_copied_switch(struct green_thread *from, struct green_thread
 	__green_arch_switch(&from->sp, to->sp);
 }
 
-/* Reserve a chunk of slots (pthread_create, malloc allowed). */
+/* Zeroed memory of green's own, off the program's heap (whose layout,
+ * and so what a use after free of the program's does, stays as it was). */
+static void *zmap(size_t n)
+{
+	void *p = mmap(0, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? 0 : p;
+}
+
+/* An array of `size`-byte items grown from `have` to `want` items. */
+static int grow(void *array, size_t size, size_t have, size_t want)
+{
+	void **a = array, *p = zmap(want * size);
+	if (!p) return EAGAIN;
+	if (*a) {
+		memcpy(p, *a, have * size);
+		munmap(*a, have * size);
+	}
+	*a = p;
+	return 0;
+}
+
+/* Reserve a chunk of slots (pthread_create). */
 static int chunk_add(void)
 {
-	size_t len = CHUNK_SLOTS * slot_size;
-	struct chunk *c, **cs;
+	size_t len = CHUNK_SLOTS * slot_size, rec = sizeof(struct chunk) + CHUNK_SLOTS * sizeof(void *);
+	struct chunk *c;
 	char *p;
 
-	char **fs;
-
-	cs = realloc(chunks, (nchunks + 1) * sizeof *cs);
-	if (!cs) return EAGAIN;
-	chunks = cs;
-	fs = realloc(free_slot, (nchunks + 1) * CHUNK_SLOTS * sizeof *fs);
-	if (!fs) return EAGAIN;
-	free_slot = fs;
-	c = calloc(1, sizeof *c + CHUNK_SLOTS * sizeof c->owner[0]);
-	if (!c) return EAGAIN;
+	if (nchunks == chunks_cap) {
+		unsigned cap = chunks_cap ? 2 * chunks_cap : 64;
+		if (grow(&chunks, sizeof *chunks, chunks_cap, cap) ||
+		    grow(&free_slot, sizeof *free_slot, (size_t)chunks_cap * CHUNK_SLOTS,
+		         (size_t)cap * CHUNK_SLOTS))
+			return EAGAIN;
+		chunks_cap = cap;
+	}
+	if (!(c = zmap(rec))) return EAGAIN;
 	p = mmap(0, len + SLOT_ALIGN, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
-		free(c);
+		munmap(c, rec);
 		return EAGAIN;
 	}
 	c->base = (char *)(((uintptr_t)p + SLOT_ALIGN - 1) & -SLOT_ALIGN);
@@ -262,7 +282,7 @@ static char *slot_get(struct green_thread *t, int *err)
 		/* memcheck does not let a fault on an unmapped stack be taken
 		 * and the access run again: under valgrind every stack stays */
 		if (GREEN_ON_VALGRIND()) hot_max = 65535;
-		if (!(hot = calloc(hot_max, sizeof *hot))) { *err = EAGAIN; return 0; }
+		if (!(hot = zmap(hot_max * sizeof *hot))) { *err = EAGAIN; return 0; }
 		slot_size = (__green_copied_room() + g + SLOT_ALIGN - 1) & -SLOT_ALIGN;
 		slot_guard = slot_size - __green_copied_room();
 	}

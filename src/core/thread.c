@@ -90,9 +90,8 @@ int __green_start_main(int argc, char **argv, char **envp)
 /*
  * A new thread's first code.  The switch into it ran with the new
  * thread's no-preempt depth, 1 (set at creation), like any switch, which
- * runs inside its caller's section: a tick in the middle of it (in the
- * copied-stack scheduler context, copying a stack) must only record that
- * it came.  The section ends here, as the yield that a preempted thread
+ * runs inside its caller's section: a tick in the middle of it (while it
+ * loads a copied stack, say) must only record that it came.  The section ends here, as the yield that a preempted thread
  * resumes in ends its own; not with GREEN_LEAVE, which under GREEN_SCHED
  * would add a scheduling point.
  */
