@@ -144,7 +144,7 @@ static void save(struct green_thread *t)
 		int k = size_class(n);
 		void *p = area_get(k);
 		if (!p) {
-			__green_say("green: out of memory saving the copied stack of thread %u\n", t->id);
+			__green_say("green: out of memory saving the copied stack of thread %u (%zu bytes)\n", t->id, n);
 			abort();
 		}
 		area_put(t->save, t->save_cap);
@@ -433,13 +433,7 @@ hidden int __green_copied_fault(const char *a, int *named)
 		return 0;
 	}
 	if (t->hot || t == __green_cur) return 0;
-	/* a tick that lands meanwhile must only be recorded: the section
-	 * ends without a switch, which cannot run on the signal stack; the
-	 * next section's end takes the pending preemption */
-	GREEN_ENTER();
-	load(t, 0);
-	green_barrier();
-	__green_np--;
+	load(t, 0);   /* inside the SIGSEGV handler's no-preempt section (stack.c) */
 	return 1;
 }
 /* ---- the attribute (green's _np extension, docs/man/pthread_attr_setstackmode_np.3) */

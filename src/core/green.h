@@ -636,6 +636,7 @@ hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *
 hidden struct green_thread *__green_stack_adopt(void *addr, size_t size, int *err);
 hidden void __green_stack_free(struct green_thread *);
 hidden void __green_guard_init(void);
+hidden int __green_on_altstack(void);           /* stack.c: running on the SIGSEGV handler's stack */
 
 /* ---- threads (thread.c, key.c, cancel.c) */
 hidden void __green_tsd_run_dtors(struct green_thread *);

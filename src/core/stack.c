@@ -214,7 +214,7 @@ hidden void __green_stack_free(struct green_thread *t)
 
 static struct sigaction prev_segv;
 
-static void segv(int sig, siginfo_t *si, void *ctx)
+static void segv_on_altstack(int sig, siginfo_t *si, void *ctx)
 {
 	char *a = si->si_addr;
 	struct green_thread *t;
@@ -265,16 +265,46 @@ static void segv(int sig, siginfo_t *si, void *ctx)
 	__libc_sigaction(SIGSEGV, &(struct sigaction){ .sa_handler = SIG_DFL }, 0);
 }
 
+/* The handler runs on the alternate signal stack, which every thread's
+ * fault shares: no switch away from it, or the next fault's frame would
+ * overwrite the frames of the thread switched away (and a copied one
+ * evicted meanwhile would be saved from an sp outside its own stack).
+ * So a tick meanwhile is only recorded; the program's handler, if any,
+ * runs preemptible (signal.c's run_handler). */
+static void segv(int sig, siginfo_t *si, void *ctx)
+{
+	green_np_up();
+	segv_on_altstack(sig, si, ctx);
+	green_np_down();
+}
+
+static char altstack[16384] __attribute__((aligned(16)));
+static char *alt_lo = altstack;
+static size_t alt_len = sizeof altstack;
+
+/* Is the caller running on the alternate signal stack (the SIGSEGV
+ * handler's, or one a signal that interrupted it runs on)?  The tick asks,
+ * and does not switch from there (tick.c): the handler's own section
+ * (segv) cannot cover the instructions before it is raised. */
+hidden int __green_on_altstack(void)
+{
+	char probe;
+	return (size_t)(&probe - alt_lo) < alt_len;
+}
+
 hidden void __green_guard_init(void)
 {
-	static char altstack[16384] __attribute__((aligned(16)));
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
 	struct sigaction sa = { .sa_sigaction = segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
 	stack_t old;
 
 	/* Keep a program's own alternate stack if it has one. */
-	if (sigaltstack(0, &old) == 0 && (old.ss_flags & SS_DISABLE))
+	if (sigaltstack(0, &old) == 0 && (old.ss_flags & SS_DISABLE)) {
 		sigaltstack(&ss, 0);
+	} else if (!(old.ss_flags & SS_DISABLE)) {
+		alt_lo = old.ss_sp;
+		alt_len = old.ss_size;
+	}
 	__libc_sigaction(SIGSEGV, &sa, &prev_segv);   /* the kernel's, whatever green_active() says */
 	if (prev_segv.sa_sigaction == segv) prev_segv.sa_handler = SIG_DFL;
 }

@@ -258,7 +258,7 @@ static void tick(int sig, siginfo_t *si, void *uc)
 			/* a whole quantum used, and the policy allows it (SCHED_FIFO
 			 * runs until a higher priority is runnable) */
 			used = now - run_since >= quantum;
-			if (__green_np || __green_cur->in_tick) {
+			if (__green_np || __green_cur->in_tick || __green_on_altstack()) {
 				green_pending_set(GREEN_PEND_POLL);
 				if (used) green_pending_set(GREEN_PEND_SLICE);
 			} else {
@@ -283,7 +283,8 @@ armed:
 		ai.si_signo = SIGALRM;
 		ai.si_code = SI_KERNEL;
 		__green_sig_generate(SIGALRM, &ai, uc);
-		preempt = !__green_np && !__green_cur->in_tick && green_preempt_ok(uc);   /* let the thread it is for run now */
+		preempt = !__green_np && !__green_cur->in_tick && !__green_on_altstack() &&
+		          green_preempt_ok(uc);   /* let the thread it is for run now */
 	}
 	if (preempt) {
 		struct green_kset b = green_kset(1ULL << (SIGALRM - 1) | 1ULL << (SIGTRAP - 1));
