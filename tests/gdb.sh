@@ -19,24 +19,9 @@ GDB=${GDB:-}
 P=$B/tests/prog
 PROG=$P/gdbwait-green
 
-if [ -n "$GREEN_RUN" ]; then
-	echo "SKIP: the gdb extension (gdb cannot look inside a cross build under $GREEN_RUN)"
-	exit 77
-fi
-if [ -z "$GDB" ] || ! command -v "$GDB" >/dev/null 2>&1; then
-	echo "SKIP: the gdb extension (gdb is not installed)"
-	exit 77
-fi
-if ! "$GDB" -nx -batch -ex 'python print("py-ok")' 2>/dev/null | grep -q py-ok; then
-	echo "SKIP: the gdb extension ($GDB has no Python)"
-	exit 77
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/green-gdb.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM
-TO=
-command -v timeout >/dev/null 2>&1 && TO="timeout 120"
+need_gdb
+scratch gdb
+timeout_of 120
 
 # gdb_batch STACK-MODE GDB-ARGS...: output in $T/out, status in $st
 gdb_batch() {

@@ -40,6 +40,22 @@ io_backends() {
 	done
 	return $st
 }
+# need_gdb: end the script with SKIP (77) where the gdb extension cannot
+# be tested: a cross build, no gdb, or a gdb without Python
+need_gdb() {
+	if [ -n "$GREEN_RUN" ]; then
+		echo "SKIP: the gdb extension (gdb cannot look inside a cross build under $GREEN_RUN)"
+		exit 77
+	fi
+	if [ -z "${GDB:-}" ] || ! command -v "$GDB" >/dev/null 2>&1; then
+		echo "SKIP: the gdb extension (gdb is not installed)"
+		exit 77
+	fi
+	if ! "$GDB" -nx -batch -ex 'python print("py-ok")' 2>/dev/null | grep -q py-ok; then
+		echo "SKIP: the gdb extension ($GDB has no Python)"
+		exit 77
+	fi
+}
 # scratch NAME: a new temporary directory in $T, removed when the script
 # exits; TO: a `timeout SECONDS` prefix (empty where there is no timeout)
 scratch() {
