@@ -270,10 +270,9 @@ static void segv_on_altstack(int sig, siginfo_t *si, void *ctx)
 
 /* The handler runs on the alternate signal stack, which every thread's
  * fault shares: no switch away from it, or the next fault's frame would
- * overwrite the frames of the thread switched away (and a copied one
- * evicted meanwhile would be saved from an sp outside its own stack).
- * So a tick meanwhile is only recorded; the program's handler, if any,
- * runs preemptible (signal.c's run_handler). */
+ * overwrite the frames of the thread switched away.  So a tick meanwhile
+ * is only recorded; the program's handler, if any, runs preemptible
+ * (signal.c's run_handler). */
 static void segv(int sig, siginfo_t *si, void *ctx)
 {
 	green_np_up();
