@@ -230,6 +230,19 @@ hidden void __green_unpreempted(void (*func)(void *), void *ctx)
 	GREEN_LEAVE();
 }
 
+/* The end of every yield, inside its section: the pending yields and
+ * slices it satisfies are cleared, and signals caught during it are
+ * dispatched now (a thread that spins on sched_yield alone must still run
+ * its handlers).  Not GREEN_LEAVE: under GREEN_SCHED that is a scheduling
+ * point, which yields, and a yield is one already (explore.c). */
+static inline void yield_done(void)
+{
+	green_pending_clear(GREEN_PEND_YIELD);
+	green_pending_clear(GREEN_PEND_SLICE);
+	green_barrier();
+	if (!--__green_np && __green_pending.any) __green_preempt_now();
+}
+
 hidden void __green_yield(void)
 {
 	struct green_thread *self = __green_cur, *next;
@@ -250,14 +263,7 @@ hidden void __green_yield(void)
 		if (next != self) green_switch(self, next);
 		else self->state = GS_RUNNING;   /* GREEN_SCHED's choice */
 	}
-	green_pending_clear(GREEN_PEND_YIELD);   /* a yield satisfies them */
-	green_pending_clear(GREEN_PEND_SLICE);
-	/* signals caught during the yield are dispatched now: a thread that
-	 * spins on sched_yield alone must still run its handlers.  Not
-	 * GREEN_LEAVE: under GREEN_SCHED that is a scheduling point, which
-	 * yields, and a yield is one already (explore.c). */
-	green_barrier();
-	if (!--__green_np && __green_pending.any) __green_preempt_now();
+	yield_done();
 }
 
 hidden _Noreturn void __green_exit_switch(void)
@@ -310,8 +316,27 @@ static __attribute__((noinline)) int yield(void)
  * system call. */
 int sched_yield(void)
 {
-	if (!(__green_xmode | __green_kernel_rt) && !runq_maybe() && !__green_timers_pending())
+	struct green_thread *self;
+	int l;
+
+	if (__green_xmode | __green_kernel_rt) return yield();
+	if (!runq_maybe()) return __green_timers_pending() ? yield() : 0;
+	if (__green_timers_pending()) return yield();   /* they expire there */
+	/* The busy case, in line: others wait at the caller's own level and
+	 * none above it (runq_top is the caller's level, looked at inside the
+	 * section: a tick before it may have changed the queue), so the
+	 * caller rotates to its level's tail and its head runs, as in
+	 * __green_yield, two calls fewer. */
+	self = __green_cur;
+	l = green_level(self);
+	GREEN_ENTER();
+	if (runq_top() == l) {
+		self->state = GS_RUNNABLE;
+		green_switch(self, runq_rotate(self, l));
+		yield_done();
 		return 0;
+	}
+	GREEN_LEAVE();
 	return yield();
 }
 
