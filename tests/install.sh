@@ -2,7 +2,8 @@
 # install.sh — what a user of an installed green touches: the build
 # installed with DESTDIR into a temporary directory, then moved (to a
 # name with a space in it); its manual pages, green-cc --help, a threaded
-# program compiled and run with the moved tree, the refusals (-shared,
+# program compiled and run with the moved tree, the debug: line the moved
+# green-explore prints, the refusals (-shared,
 # -static-pie, a --threads without a mode), pkg-config, and quickstart's
 # --prefix check.
 . "$GREEN_SRC/tests/lib.sh"
@@ -66,6 +67,35 @@ if [ -x "$M/bin/green-c++" ]; then
 	else
 		fail "moved green-c++: $(head -3 "$T/err")"
 	fi
+fi
+
+# ---- the moved green-explore's debug: line works as printed: the
+# program names the extension where the tree was installed, which is
+# gone, so the line sources the moved tree's copy (green-explore.in)
+GDB=${GDB:-}
+if [ -z "$GREEN_RUN" ] && [ -n "$GDB" ] && command -v "$GDB" >/dev/null 2>&1 &&
+   "$GDB" -nx -batch -ex 'python print("py-ok")' 2>/dev/null | grep -q py-ok &&
+   [ -f "$M/share/green/green-gdb.py" ]; then
+	if "$cc" -O1 -g -o "$T/order" "$S/tests/explore/order.c" >"$T/err" 2>&1; then
+		line=$($TO "$M/bin/green-explore" -q -n 50 -- "$T/order" | sed -n 's/^debug: *//p')
+		cmd=$(printf '%s\n' "$line" | sed "s|gdb |$GDB -nx -batch |
+			s| -ex run | -ex run -ex 'info green-threads' |")
+		out=$(cd "$T" && $TO sh -c "$cmd" 2>&1 </dev/null)
+		case $line in
+		*"source $M/share/green/green-gdb.py"*)
+			if printf '%s\n' "$out" | grep -Eq '^\* +[0-9]+ '; then
+				pass "the moved green-explore's debug: line loads the moved extension"
+			else
+				fail "the moved green-explore's debug: line: $line"
+				printf '%s\n' "$out" | tail -8 | sed 's/^/    | /'
+			fi ;;
+		*) fail "the moved green-explore's debug: line does not source the moved extension: '$line'" ;;
+		esac
+	else
+		fail "moved green-cc, tests/explore/order.c: $(head -3 "$T/err")"
+	fi
+else
+	echo "SKIP: the debug: line of a moved install (no gdb with Python, or no extension installed)"
 fi
 
 # ---- refusals: one line on stderr, exit status 2, nothing written
