@@ -175,8 +175,12 @@ hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
 	self->wait_aux = m;
 	r = GREEN_CP_WAIT(1, __green_wait(&c->q, GW_COND, c, deadline));
 	self->wait_aux = 0;
-	if (gm_owner(m) != self) got = __green_mutex_acquire(m, GREEN_NO_DEADLINE, !r);
-	else got = m->type & GM_OWNERDEAD ? EOWNERDEAD : 0;
+	if (gm_owner(m) == self)
+		got = m->type & GM_OWNERDEAD ? EOWNERDEAD : 0;
+	else if (!(m->type & ~3) && !gm_owner(m))
+		gm_set_owner(m, self);   /* free, and of no protocol: as acquire would */
+	else
+		got = __green_mutex_acquire(m, GREEN_NO_DEADLINE, !r);
 	if (got != ENOTRECOVERABLE) m->count = count;
 	GREEN_LEAVE();
 
