@@ -295,6 +295,14 @@ def _live_native():
     return bool(inf.pid) and conn is not None and conn.type == "native"
 
 
+def _live():
+    """A running process, here or behind a gdb stub (qemu-user's), whose
+    memory can be written: not a core file."""
+    inf = gdb.selected_inferior()
+    conn = getattr(inf, "connection", None)
+    return bool(inf.pid) and conn is not None and conn.type != "core"
+
+
 def describe_deadline(ns):
     """A CLOCK_MONOTONIC deadline, relative to now when the process is live."""
     if _live_native():
@@ -322,7 +330,7 @@ def copied_stack_image(t):
         raise gdb.GdbError("green: thread %s has a copied stack, and this library does "
                            "not export where its copy is (see copied_stack_image in "
                            "green-gdb.py)" % t.label())
-    if not _live_native():
+    if not _live():
         raise gdb.GdbError("green: a parked copied-stack thread can only be shown "
                            "in a live process")
     if lay.has("addr.region_owner") and lay.ptr(lay.value("addr.region_owner")) == t.addr:
@@ -966,6 +974,23 @@ def _setup():
     _install_hooks()
     # the time-slice tick: neither stop nor print, and deliver it
     gdb.execute("handle SIGALRM nostop noprint pass", to_string=True)
+    _linux_osabi()
+
+
+def _linux_osabi():
+    """A green program is a Linux program, but a static musl executable
+    carries no ABI note, so gdb may take it for SVR4; then it knows no
+    Linux signal frame where a signal's handler returns through a
+    trampoline without unwind tables (m68k, under qemu-user too), and a
+    backtrace from a handler (the tick's) stops there.  Say Linux, unless
+    the user chose an OS ABI."""
+    try:
+        shown = gdb.execute("show osabi", to_string=True)
+    except gdb.error:
+        return
+    current = shown.splitlines()[0] if shown else ""   # then "The default ..."
+    if '"auto"' in current and '"GNU/Linux"' not in current:
+        gdb.execute("set osabi GNU/Linux", to_string=True)
 
 
 _setup()

@@ -40,21 +40,86 @@ io_backends() {
 	done
 	return $st
 }
-# need_gdb: end the script with SKIP (77) where the gdb extension cannot
-# be tested: a cross build, no gdb, or a gdb without Python
+# need_gdb [remote]: end the script with SKIP (77) where the gdb extension
+# cannot be tested: no gdb, or a gdb without Python; in a cross build,
+# unless the script can debug under the emulator's gdb stub ("remote":
+# gdb_remote below), which also wants gdb-multiarch and a port that links
+# the extension (not the SPARC overlay, docs/debugging.md)
 need_gdb() {
 	if [ -n "$GREEN_RUN" ]; then
-		echo "SKIP: the gdb extension (gdb cannot look inside a cross build under $GREEN_RUN)"
-		exit 77
+		if [ "${1:-}" != remote ]; then
+			echo "SKIP: the gdb extension (this script runs gdb natively, not under $GREEN_RUN)"
+			exit 77
+		fi
+		if [ ! -f "$B/lib/green/green-gdb.o" ]; then
+			echo "SKIP: the gdb extension (this port does not link it: docs/debugging.md)"
+			exit 77
+		fi
+		case ${GREEN_RUN%% *} in
+		*/qemu-*|qemu-*) ;;
+		*) echo "SKIP: the gdb extension ($GREEN_RUN has no gdb stub)"; exit 77 ;;
+		esac
+		GDB=gdb-multiarch
 	fi
 	if [ -z "${GDB:-}" ] || ! command -v "$GDB" >/dev/null 2>&1; then
-		echo "SKIP: the gdb extension (gdb is not installed)"
+		echo "SKIP: the gdb extension (${GDB:-gdb} is not installed)"
 		exit 77
 	fi
 	if ! "$GDB" -nx -batch -ex 'python print("py-ok")' 2>/dev/null | grep -q py-ok; then
 		echo "SKIP: the gdb extension ($GDB has no Python)"
 		exit 77
 	fi
+}
+# gdb_remote GDB-ARGS... --args PROGRAM ARGS...: as gdb GDB-ARGS --args
+# PROGRAM ARGS, but the program runs under the emulator's gdb stub
+# ($GREEN_RUN -g SOCKET, a Unix socket: no port to collide with another
+# program's) and gdb attaches to it: "-ex run" becomes "target remote
+# SOCKET" and "continue".  gdb is started once the socket exists.
+gdb_remote() {
+	sock=$(mktemp -u "${TMPDIR:-/tmp}/green-gdb.XXXXXX")
+	# rotate the arguments once, rewriting "-ex run"; g counts gdb's
+	# own, which end at --args (dropped): the rest is the program's
+	n=$# i=0 g=-1
+	while [ $i -lt $n ]; do
+		a=$1
+		shift
+		i=$((i + 1))
+		if [ $g -lt 0 ] && [ "$a" = --args ]; then
+			g=$(($# - n + i))   # the gdb arguments appended so far
+			continue
+		fi
+		if [ $g -lt 0 ] && [ "$a" = -ex ] && [ "$1" = run ]; then
+			shift
+			i=$((i + 1))
+			set -- "$@" -ex "target remote $sock" -ex continue
+			continue
+		fi
+		set -- "$@" "$a"
+	done
+	if [ $g -lt 0 ]; then
+		echo "gdb_remote: no --args PROGRAM" >&2
+		return 2
+	fi
+	( shift "$g"; exec $GREEN_RUN -g "$sock" "$@" </dev/null ) &
+	qpid=$!
+	k=0
+	while [ ! -S "$sock" ] && [ $k -lt 600 ] && kill -0 $qpid 2>/dev/null; do
+		sleep 0.1   # the emulator creates it before the program's first instruction
+		k=$((k + 1))
+	done
+	( t=$# k=0 prog=
+	  while [ $k -lt $t ]; do
+		a=$1
+		shift
+		k=$((k + 1))
+		if [ $k -le "$g" ]; then set -- "$@" "$a"; elif [ -z "$prog" ]; then prog=$a; fi
+	  done
+	  exec "$GDB" "$@" "$prog" )
+	st=$?
+	kill $qpid 2>/dev/null
+	wait $qpid 2>/dev/null
+	rm -f "$sock"
+	return $st
 }
 # scratch NAME: a new temporary directory in $T, removed when the script
 # exits; TO: a `timeout SECONDS` prefix (empty where there is no timeout)

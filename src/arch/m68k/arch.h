@@ -6,9 +6,25 @@
 #define GREEN_ARCH_STACK_ALIGN 4       /* the ABI asks for 2; Linux keeps 4 */
 #ifdef __HAVE_68881__
 #define GREEN_ARCH_FRAME_BYTES 124     /* fpcr, fp2-fp7, d2-d7/a2-a6, return */
+#define GREEN_ARCH_FRAME_INT   76      /* where the integer part starts */
 #else
 #define GREEN_ARCH_FRAME_BYTES 48      /* d2-d7/a2-a6, return address */
+#define GREEN_ARCH_FRAME_INT   0
 #endif
+
+/* The saved frame (context.S) as gdb reads it (../../core/debug.c): the
+ * slot of each callee-saved integer register, by gdb's register name (a6
+ * is "fp"), at the saved stack pointer, and the thread's stack pointer
+ * once the switch has returned into it.  The FP registers' slots are not
+ * given: no caller's frame is found through them. */
+#define GREEN_ARCH_FRAME_SLOTS(X) \
+	X("d2", GREEN_ARCH_FRAME_INT + 0) X("d3", GREEN_ARCH_FRAME_INT + 4) \
+	X("d4", GREEN_ARCH_FRAME_INT + 8) X("d5", GREEN_ARCH_FRAME_INT + 12) \
+	X("d6", GREEN_ARCH_FRAME_INT + 16) X("d7", GREEN_ARCH_FRAME_INT + 20) \
+	X("a2", GREEN_ARCH_FRAME_INT + 24) X("a3", GREEN_ARCH_FRAME_INT + 28) \
+	X("a4", GREEN_ARCH_FRAME_INT + 32) X("a5", GREEN_ARCH_FRAME_INT + 36) \
+	X("fp", GREEN_ARCH_FRAME_INT + 40) X("pc", GREEN_ARCH_FRAME_INT + 44)
+#define GREEN_ARCH_FRAME_SP    (GREEN_ARCH_FRAME_INT + 48)
 
 static inline void *__green_arch_sp(void)
 {
