@@ -7,7 +7,9 @@
 #     (green.h); signal.c alone saves and restores the mark around a
 #     handler;
 #   - src/stubs/__syscall_cp.c stays the entry to the engine of
-#     src/sysio/, not the engine.
+#     src/sysio/, not the engine;
+#   - every .c and .S under src/ is named in an include.am (built, or a
+#     test's source).
 . "$GREEN_SRC/tests/lib.sh"
 cd "$S" || exit 1
 st=0
@@ -24,5 +26,13 @@ hits=$(grep -nE 'canceling *= *[01];' src/core/*.c src/sysio/*.c src/stubs/*.c |
 $hits"
 n=$(wc -l < src/stubs/__syscall_cp.c)
 [ "$n" -le 40 ] || bad "src/stubs/__syscall_cp.c has $n lines: the engine belongs in src/sysio/"
-[ $st = 0 ] && echo "PASS: stubs open no sections and write no descriptor fields; cancellation-point waits use GREEN_CP_WAIT; __syscall_cp.c is $n lines"
+# every source file of src/ is built by some include.am (or is the
+# sources list's own, like a header beside its .c): none lies unused
+ams=$(find . -name '*.am' -not -path './build*')
+unlisted=
+for f in $(find src -name '*.c' -o -name '*.S' | sort); do
+	grep -qF "$f" $ams || unlisted="$unlisted $f"
+done
+[ -z "$unlisted" ] || bad "source files no include.am builds:$unlisted"
+[ $st = 0 ] && echo "PASS: stubs open no sections and write no descriptor fields; cancellation-point waits use GREEN_CP_WAIT; __syscall_cp.c is $n lines; every .c and .S of src/ is in an include.am"
 exit $st

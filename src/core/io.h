@@ -42,7 +42,8 @@ extern hidden size_t __green_io_nfds;   /* descriptors they wait on, at most */
 hidden int __green_io_reserve(size_t n);
 
 /* The backends (poll.c).  GREEN_IO names one; unset, select, switching
- * to epoll for good once the wait set reaches GREEN_IO_EPOLL_AT. */
+ * to epoll for good once the wait set reaches GREEN_ARCH_AUTO_EPOLL_AT
+ * descriptors (arch.h; never on a CPU that does not define it). */
 enum { GREEN_IO_AUTO, GREEN_IO_SELECT, GREEN_IO_POLL, GREEN_IO_EPOLL };
 
 /* Before parking, inside GREEN_ENTER, with the waiter's nodes filled in

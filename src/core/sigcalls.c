@@ -55,7 +55,7 @@ hidden int __green_sigmask(int how, const sigset_t *set, sigset_t *old)
 	switch (how) {
 	case SIG_BLOCK:
 		if (__green_sigbits(set) == ~0ULL) {
-			/* musl's posix_spawn: the vfork child must not __green_sig_take signals */
+			/* musl's posix_spawn: the vfork child must not take signals */
 			self->kcrit = 1;
 			__syscall(SYS_rt_sigprocmask, SIG_BLOCK, set, 0, _NSIG / 8);
 		}
