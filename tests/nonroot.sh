@@ -21,7 +21,7 @@ scratch nonroot
 chmod 755 "$T"
 H=$T/home
 mkdir -p "$H/src/build/src" "$H/.cache"
-(cd "$S" && tar --exclude=./build --exclude='./build-*' --exclude=./.git -cf - .) |
+(cd "$S" && tar --exclude=./build --exclude='./build-*-*-*' --exclude=./.git -cf - .) |
 	(cd "$H/src" && tar -xf -) || exit 1
 cp -a "$musl" "$check" "$H/src/build/src/" || exit 1
 [ -d "$cxxrt" ] && cp -a "$cxxrt" "$H/.cache/green"
