@@ -27,6 +27,14 @@ else
 	fail "a timed-out run: no report"
 	printf '%s\n' "$out" | head -8
 fi
+# a fault the program does not handle and _exit print it too
+for how in trap _exit; do
+	msg=$(GREEN_SCHED=random:1 $GREEN_RUN "$B/tests/prog/endings-green" $how 2>&1 >/dev/null)
+	case $msg in
+	*"green: GREEN_SCHED=random:1 steps="*" hash="*) pass "an ending by $how prints the schedule line" ;;
+	*) fail "an ending by $how: $msg" ;;
+	esac
+done
 # the 1:1 build ignores GREEN_SCHED, says so once, and runs
 msg=$(GREEN_SCHED=random:1 $GREEN_RUN "$B/tests/prog/nothreads-1to1" 2>&1 >/dev/null)
 if [ "$(printf '%s\n' "$msg" | grep -c 'GREEN_SCHED is ignored')" = 1 ]; then

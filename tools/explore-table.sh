@@ -12,16 +12,23 @@ set -eu
 b=${1:?usage: explore-table.sh BUILDDIR [CAMPAIGNS]}
 n=${2:-20}
 x=$b/bin/green-explore
-progs="lost-update atomicity order lock-order lost-wakeup exit-uaf depth2 depth3 spin-steal clock-loop segv-sigthread counter"
+progs="lost-update atomicity order lock-order lost-wakeup exit-uaf depth2 depth3 spin-steal clock-loop segv-sigthread counter publish"
 src=$(cd "$(dirname "$0")/.." && pwd)/tests/explore
 mem=$(mktemp -d "${TMPDIR:-/tmp}/explore-table.XXXXXX")
 trap 'rm -rf "$mem"' EXIT
-# the tests' builds (counter's own is the memory one: its block-points
-# build is counter-blocks), and memory-point builds of every program
-bin() { if [ "$1" = counter ]; then echo "$b/tests/explore/counter-blocks"; else echo "$b/tests/explore/$1-green"; fi; }
+# the tests' builds (counter's and publish's own are memory ones: their
+# block-point builds stand in), and memory-point builds of every program
+bin() {
+	case $1 in
+	counter) echo "$b/tests/explore/counter-blocks" ;;
+	publish) echo "$mem/$1-blocks" ;;
+	*) echo "$b/tests/explore/$1-green" ;;
+	esac
+}
 for p in $progs; do
 	"$b/bin/green-cc" --sched-points=memory -std=gnu11 -O1 -g -o "$mem/$p" "$src/$p.c" 2>/dev/null || true
 done
+"$b/bin/green-cc" --sched-points -std=gnu11 -O1 -g -o "$mem/publish-blocks" "$src/publish.c"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 

@@ -492,8 +492,10 @@ hidden void __green_sig_init(void)
 	 * handler is what it chains to */
 	/* under GREEN_SCHED, a signal that would kill the process with its
 	 * default action passes through the catcher too, so that die()
-	 * prints the schedule's hash first (explore.c) */
-	if (__green_xmode) handled |= ~(DEFAULT_IGNORE | DEFAULT_STOP | SYNC_SIGS);
+	 * prints the schedule's hash first (explore.c): a fault (SIGFPE,
+	 * SIGILL, SIGBUS; SIGSEGV has the guard handler) or one sent; not
+	 * SIGTRAP, which is the debugger's */
+	if (__green_xmode) handled |= ~(DEFAULT_IGNORE | DEFAULT_STOP | BIT(SIGTRAP));
 	__green_sig_catch_set((handled | __green_main.sigmask) & ~BIT(SIGSEGV));
 	__green_itimer_virtualise();
 	__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &(uint64_t){ 0 }, 0, _NSIG / 8);

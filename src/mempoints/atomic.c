@@ -16,33 +16,36 @@
 
 #define SC __ATOMIC_SEQ_CST
 
+/* poll: whether the operation will leave the memory as it is (a failed
+ * compare-and-swap, an exchange or a fetch-or of what is there: a spin
+ * lock's failed attempt), judged before the point (mempoints.h) */
 #define OPS(n, T) \
 T __tsan_atomic##n##_load(const volatile T *a, int mo) \
-{ (void)mo; green_mp_access(a); return __atomic_load_n(a, SC); } \
+{ (void)mo; green_mp_access(a, 1); return __atomic_load_n(a, SC); } \
 void __tsan_atomic##n##_store(volatile T *a, T v, int mo) \
-{ (void)mo; green_mp_access(a); __atomic_store_n(a, v, SC); } \
+{ (void)mo; green_mp_access(a, 0); __atomic_store_n(a, v, SC); } \
 T __tsan_atomic##n##_exchange(volatile T *a, T v, int mo) \
-{ (void)mo; green_mp_access(a); return __atomic_exchange_n(a, v, SC); } \
+{ (void)mo; green_mp_access(a, *a == v); return __atomic_exchange_n(a, v, SC); } \
 T __tsan_atomic##n##_fetch_add(volatile T *a, T v, int mo) \
-{ (void)mo; green_mp_access(a); return __atomic_fetch_add(a, v, SC); } \
+{ (void)mo; green_mp_access(a, !v); return __atomic_fetch_add(a, v, SC); } \
 T __tsan_atomic##n##_fetch_sub(volatile T *a, T v, int mo) \
-{ (void)mo; green_mp_access(a); return __atomic_fetch_sub(a, v, SC); } \
+{ (void)mo; green_mp_access(a, !v); return __atomic_fetch_sub(a, v, SC); } \
 T __tsan_atomic##n##_fetch_and(volatile T *a, T v, int mo) \
-{ (void)mo; green_mp_access(a); return __atomic_fetch_and(a, v, SC); } \
+{ (void)mo; green_mp_access(a, (*a & v) == *a); return __atomic_fetch_and(a, v, SC); } \
 T __tsan_atomic##n##_fetch_or(volatile T *a, T v, int mo) \
-{ (void)mo; green_mp_access(a); return __atomic_fetch_or(a, v, SC); } \
+{ (void)mo; green_mp_access(a, (*a | v) == *a); return __atomic_fetch_or(a, v, SC); } \
 T __tsan_atomic##n##_fetch_xor(volatile T *a, T v, int mo) \
-{ (void)mo; green_mp_access(a); return __atomic_fetch_xor(a, v, SC); } \
+{ (void)mo; green_mp_access(a, !v); return __atomic_fetch_xor(a, v, SC); } \
 T __tsan_atomic##n##_fetch_nand(volatile T *a, T v, int mo) \
-{ (void)mo; green_mp_access(a); return __atomic_fetch_nand(a, v, SC); } \
+{ (void)mo; green_mp_access(a, 0); return __atomic_fetch_nand(a, v, SC); } \
 int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fmo) \
-{ (void)mo; (void)fmo; green_mp_access(a); \
+{ (void)mo; (void)fmo; green_mp_access(a, *a != *c); \
   return __atomic_compare_exchange_n(a, c, v, 0, SC, SC); } \
 int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fmo) \
-{ (void)mo; (void)fmo; green_mp_access(a); \
+{ (void)mo; (void)fmo; green_mp_access(a, *a != *c); \
   return __atomic_compare_exchange_n(a, c, v, 0, SC, SC); } \
 T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo) \
-{ (void)mo; (void)fmo; green_mp_access(a); \
+{ (void)mo; (void)fmo; green_mp_access(a, *a != c); \
   __atomic_compare_exchange_n(a, &c, v, 0, SC, SC); return c; }
 
 OPS(8, uint8_t)
@@ -56,11 +59,11 @@ typedef unsigned __int128 u128;
  * baseline x86_64): plain operations, atomic here as said above */
 #define RMW(name, expr) \
 u128 __tsan_atomic128_##name(volatile u128 *a, u128 v, int mo) \
-{ u128 o; (void)mo; green_mp_access(a); o = *a; *a = (expr); return o; }
+{ u128 o; (void)mo; green_mp_access(a, 0); o = *a; *a = (expr); return o; }
 u128 __tsan_atomic128_load(const volatile u128 *a, int mo)
-{ (void)mo; green_mp_access(a); return *a; }
+{ (void)mo; green_mp_access(a, 1); return *a; }
 void __tsan_atomic128_store(volatile u128 *a, u128 v, int mo)
-{ (void)mo; green_mp_access(a); *a = v; }
+{ (void)mo; green_mp_access(a, 0); *a = v; }
 RMW(exchange, v)
 RMW(fetch_add, o + v)
 RMW(fetch_sub, o - v)
@@ -71,7 +74,7 @@ RMW(fetch_nand, ~(o & v))
 int __tsan_atomic128_compare_exchange_strong(volatile u128 *a, u128 *c, u128 v, int mo, int fmo)
 {
 	(void)mo; (void)fmo;
-	green_mp_access(a);
+	green_mp_access(a, *a != *c);
 	if (*a == *c) { *a = v; return 1; }
 	*c = *a;
 	return 0;

@@ -13,12 +13,15 @@
 #define GREEN_MEMPOINTS_H
 #include "../core/green.h"
 
-hidden void __green_mp_touch(const volatile void *addr);   /* shared.c */
+hidden void __green_mp_touch(const volatile void *addr, int poll);   /* shared.c */
 
 /* An access of the program: under GREEN_SCHED, a scheduling point when
- * the memory is shared between threads. */
-static inline void green_mp_access(const volatile void *addr)
+ * the memory is shared between threads.  poll: the access changes
+ * nothing another thread could see (a load, a compare-and-swap that
+ * failed, an exchange that wrote what was there) — a thread that only
+ * polls shared memory for long is spinning (shared.c). */
+static inline void green_mp_access(const volatile void *addr, int poll)
 {
-	if (__green_xmode) __green_mp_touch(addr);
+	if (__green_xmode) __green_mp_touch(addr, poll);
 }
 #endif

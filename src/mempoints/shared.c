@@ -21,6 +21,15 @@
  * stack addresses, so the stack's pages become shared too: more points,
  * still reproducible.
  *
+ * Spinning: a thread that makes SPIN_POLLS accesses in a row that only
+ * polled memory (loads, failed compare-and-swaps), shared or not yet,
+ * without a store, is waiting for another thread, as one that calls
+ * sched_yield says it is: under PCT it is demoted the same way
+ * (explore.c), and in both modes it reaches a full scheduling point.
+ * Otherwise a `while (!flag)` loop would run alone for ever — of high
+ * priority under PCT, or on a page no other thread has touched yet (no
+ * point at all) in either mode.
+ *
  * The table: open addressing with linear probing, keys page + 1 (0 is an
  * empty slot), grown by doubling at half full.  Its memory comes from
  * mmap, not malloc (whose lock is itself a scheduling point).  The last
@@ -33,6 +42,7 @@
 #define PAGE_SHIFT 12
 #define SHARED 0xffffffffu
 #define INITIAL (1u << 14)
+#define SPIN_POLLS 1000
 
 struct slot {
 	uintptr_t key;       /* page number + 1, 0 = empty */
@@ -43,6 +53,8 @@ static struct slot *table;
 static size_t cap, used;
 static uintptr_t last_key;
 static struct slot *last;
+static uint32_t poller;          /* the thread of the current run of polls */
+static unsigned polls;
 
 static size_t hash(uintptr_t k)
 {
@@ -79,12 +91,20 @@ static int grow(void)
 	return 1;
 }
 
-hidden void __green_mp_touch(const volatile void *addr)
+hidden void __green_mp_touch(const volatile void *addr, int poll)
 {
 	uintptr_t key = ((uintptr_t)addr >> PAGE_SHIFT) + 1;
 	uint32_t me = __green_cur->id;
 	struct slot *s;
 
+	if (!poll || poller != me) {
+		poller = me;
+		polls = 0;
+	} else if (++polls == SPIN_POLLS) {
+		polls = 0;
+		__green_explore_yielded();
+		__green_explore_point(0);
+	}
 	if (key == last_key) {
 		s = last;
 	} else {

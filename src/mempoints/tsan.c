@@ -10,28 +10,28 @@
  */
 #include "mempoints.h"
 
-#define ACCESS(name) void name(void *a) { green_mp_access(a); }
-#define SIZES(prefix) ACCESS(prefix##1) ACCESS(prefix##2) ACCESS(prefix##4) \
-	ACCESS(prefix##8) ACCESS(prefix##16)
+#define ACCESS(name, poll) void name(void *a) { green_mp_access(a, poll); }
+#define SIZES(prefix, poll) ACCESS(prefix##1, poll) ACCESS(prefix##2, poll) \
+	ACCESS(prefix##4, poll) ACCESS(prefix##8, poll) ACCESS(prefix##16, poll)
 
-SIZES(__tsan_read)
-SIZES(__tsan_write)
-SIZES(__tsan_volatile_read)
-SIZES(__tsan_volatile_write)
-ACCESS(__tsan_unaligned_read2) ACCESS(__tsan_unaligned_read4)
-ACCESS(__tsan_unaligned_read8) ACCESS(__tsan_unaligned_read16)
-ACCESS(__tsan_unaligned_write2) ACCESS(__tsan_unaligned_write4)
-ACCESS(__tsan_unaligned_write8) ACCESS(__tsan_unaligned_write16)
+SIZES(__tsan_read, 1)
+SIZES(__tsan_write, 0)
+SIZES(__tsan_volatile_read, 1)
+SIZES(__tsan_volatile_write, 0)
+ACCESS(__tsan_unaligned_read2, 1) ACCESS(__tsan_unaligned_read4, 1)
+ACCESS(__tsan_unaligned_read8, 1) ACCESS(__tsan_unaligned_read16, 1)
+ACCESS(__tsan_unaligned_write2, 0) ACCESS(__tsan_unaligned_write4, 0)
+ACCESS(__tsan_unaligned_write8, 0) ACCESS(__tsan_unaligned_write16, 0)
 
 /* A block access (a structure copy): one point, at its first byte. */
 void __tsan_read_range(void *a, unsigned long size)
 {
-	if (size) green_mp_access(a);
+	if (size) green_mp_access(a, 1);
 }
 
 void __tsan_write_range(void *a, unsigned long size)
 {
-	if (size) green_mp_access(a);
+	if (size) green_mp_access(a, 0);
 }
 
 /* C++: the store of an object's vtable pointer in a constructor or
@@ -39,12 +39,12 @@ void __tsan_write_range(void *a, unsigned long size)
 void __tsan_vptr_update(void **vptr, void *v)
 {
 	(void)v;
-	green_mp_access(vptr);
+	green_mp_access(vptr, 0);
 }
 
 void __tsan_vptr_read(void **vptr)
 {
-	green_mp_access(vptr);
+	green_mp_access(vptr, 1);
 }
 
 /* Nothing to set up, and no shadow stack to keep. */
