@@ -59,7 +59,11 @@
  * every other thread (the latest lowest), so that a spinner of high
  * priority cannot starve the thread it waits for; each of those calls is
  * a scheduling point in both modes.  pthread_spin_lock itself does not
- * spin: it waits as a mutex does.
+ * spin: it waits as a mutex does.  A loop that calls nothing is seen in
+ * --sched-points code only: FINE_SPIN fine points in a row by one thread
+ * without a library point count as a yield too (and the last of them
+ * switches as a full point would), and with --sched-points=memory a run
+ * of accesses that only poll (src/mempoints/shared.c).
  *
  * Replay check.  Each decision (the id of the thread chosen, the running
  * one included) is folded into a 64-bit FNV-1a hash; at every ending —
@@ -84,6 +88,7 @@
 #define FINE_ODDS 32                     /* a fine point switches 1 time in 32 */
 #define STEP_NS 1000ull                  /* virtual time per step */
 #define TINY_SLEEP_NS (10 * STEP_NS)     /* a sleep this short is a yield */
+#define FINE_SPIN 100000                 /* fine points in a row: a spin */
 #define VCLOCK_START 1000000000ull
 #define VREALTIME_START 1735689600000000000ull  /* 2025-01-01 00:00:00 UTC */
 #define TAI_OFFSET 37000000000ull        /* TAI - UTC since 2017 */
@@ -100,6 +105,8 @@ static uint64_t change_at[MAX_DEPTH];   /* step of priority change i+1 */
 static int nchange;
 static uint64_t demoted;
 static int reported;
+static unsigned fine_tid;                /* the thread of the current run of fine points */
+static uint64_t fine_run;
 
 /* ---- the generator: xoshiro256** seeded through splitmix64 */
 
@@ -215,6 +222,17 @@ hidden void __green_explore_point(int fine)
 	struct green_thread *self = __green_cur;
 
 	if (__green_np || self->state != GS_RUNNING || !green_active()) return;
+	if (!fine || fine_tid != self->id) {
+		fine_tid = self->id;
+		fine_run = 0;
+	} else if (++fine_run == FINE_SPIN) {
+		/* FINE_SPIN basic blocks or shared accesses and no library
+		 * call: a call-free spin loop (or a long computation, which
+		 * loses nothing by letting the others run): as sched_yield */
+		fine_run = 0;
+		__green_explore_yielded();
+		fine = 0;
+	}
 	if (fine && __green_xmode == GREEN_SCHED_RANDOM && below(FINE_ODDS)) {
 		steps++;
 		__green_vclock += STEP_NS;
