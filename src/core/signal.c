@@ -315,7 +315,9 @@ static void dispatch(int s, siginfo_t *si, void *uc)
 		t = self;
 	if (__green_sig_disp[s].sa_handler == SIG_DFL && (b & DEFAULT_IGNORE)) return;
 	if (__green_sig_disp[s].sa_handler == SIG_DFL && t) {
-		die(s);   /* a thread takes it: the process ends now, as in the kernel */
+		/* a thread takes it: the process ends now, as in the kernel
+		 * (run_handler's die: one caller, inlined, as gdb users see it) */
+		run_handler(self, s, si, uc);
 		return;
 	}
 	if (!t) {
