@@ -247,13 +247,15 @@ run sep.pshared.busy $(cmd sep) pshared $ps_rounds 1
 run k11.pshared $(cmd k11) pshared $ps_rounds 0
 
 # ---- seeded schedules (GREEN_SCHED): the cost of a decision, and of
-# --sched-points on a CPU-bound thread (bench/explore.c)
+# --sched-points and --sched-points=memory on a CPU-bound thread and on
+# one that updates shared memory (bench/explore.c)
 phase "seeded schedules"
-XB=$out/bench-explore XS=$out/bench-explore-sp
-for f in "$XB" "$XS"; do
+XB=$out/bench-explore XS=$out/bench-explore-sp XM=$out/bench-explore-mp
+for f in "$XB" "$XS" "$XM"; do
 	if [ ! -x "$f" ] || [ "$srcdir/bench/explore.c" -nt "$f" ]; then
 		sp=; [ "$f" = "$XS" ] && sp=--sched-points
-		"$green_cc" $sp $cflags -o "$f" "$srcdir/bench/explore.c"
+		[ "$f" = "$XM" ] && sp=--sched-points=memory
+		"$green_cc" $sp $cflags -o "$f" "$srcdir/bench/explore.c" 2>/dev/null || rm -f "$f"
 	fi
 done
 xn=200000 xc=2000000
@@ -265,8 +267,12 @@ while [ $i -lt $xt ]; do
 		e=; [ $s != none ] && e="GREEN_SCHED=$s"
 		run_for 120 x.tmp env $e "$XB" yield $xn && cat "$raw/x.tmp" >>"$raw/explore.yield.$s"
 		run_for 120 x.tmp env $e "$XS" cpu $xc && cat "$raw/x.tmp" >>"$raw/explore.cpu-sp.$s"
+		[ -x "$XM" ] || continue   # --sched-points=memory: x86_64 only
+		run_for 120 x.tmp env $e "$XM" cpu $xc && cat "$raw/x.tmp" >>"$raw/explore.cpu-mp.$s"
+		run_for 120 x.tmp env $e "$XM" mem $xc && cat "$raw/x.tmp" >>"$raw/explore.mem-mp.$s"
 	done
 	run_for 120 x.tmp "$XB" cpu $xc && cat "$raw/x.tmp" >>"$raw/explore.cpu.none"
+	run_for 120 x.tmp "$XB" mem $xc && cat "$raw/x.tmp" >>"$raw/explore.mem.none"
 	i=$((i + 1))
 done
 rm -f "$raw/x.tmp" "$raw/x.tmp.err"

@@ -568,16 +568,24 @@ class Tables:
         y = {s: med("yield." + s) for s in ("none", "random:1", "pct:1")}
         c = med("cpu.none")
         sp = {s: med("cpu-sp." + s) for s in ("none", "random:1", "pct:1")}
+        mp = {s: med("cpu-mp." + s) for s in ("none", "random:1", "pct:1")}
+        m = med("mem.none")
+        mm = {s: med("mem-mp." + s) for s in ("none", "random:1", "pct:1")}
         if y["none"] is None:
             return
         f = lambda x: "n/a" if x is None else "%.1f" % x
         r = lambda x: "n/a" if x is None or not c else "%.1fx" % (x / c)
         self.w("## Seeded schedules (GREEN_SCHED)")
         self.w()
-        self.w("`bench/explore.c`, green, separate stacks, median of the trials. A yield between "
+        self.w("`bench/explore.c`, green, separate stacks, median of the trials (process CPU "
+               "time: under GREEN_SCHED the other clocks are virtual). A yield between "
                "two threads is one scheduling decision; the CPU-bound loop (16 branches per "
                "round) runs beside an exited thread, built without and with "
-               "`green-cc --sched-points` (a call per basic block).")
+               "`green-cc --sched-points` (a call per basic block) and "
+               "`--sched-points=memory` (a call per memory access: none in this loop, "
+               "whose values stay in registers); the memory loop adds into 16 words of "
+               "an array another thread filled, so under `--sched-points=memory` each "
+               "of its accesses is a scheduling point.")
         self.w()
         self.w("| | GREEN_SCHED unset | random:1 | pct:1 |")
         self.w("|---|---|---|---|")
@@ -586,6 +594,15 @@ class Tables:
         self.w("| CPU loop, --sched-points build | %s (%s) | %s (%s) | %s (%s) |" % (
             f(sp["none"]), r(sp["none"]), f(sp["random:1"]), r(sp["random:1"]),
             f(sp["pct:1"]), r(sp["pct:1"])))
+        if mp["none"] is not None:
+            rm = lambda x: "n/a" if x is None or not m else "%.1fx" % (x / m)
+            self.w("| CPU loop, --sched-points=memory build | %s (%s) | %s (%s) | %s (%s) |" % (
+                f(mp["none"]), r(mp["none"]), f(mp["random:1"]), r(mp["random:1"]),
+                f(mp["pct:1"]), r(mp["pct:1"])))
+            self.w("| memory loop, ns per round, plain build | %s | | |" % f(m))
+            self.w("| memory loop, --sched-points=memory build | %s (%s) | %s (%s) | %s (%s) |" % (
+                f(mm["none"]), rm(mm["none"]), f(mm["random:1"]), rm(mm["random:1"]),
+                f(mm["pct:1"]), rm(mm["pct:1"])))
         self.w()
 
     def write(self, path):

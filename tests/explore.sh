@@ -2,34 +2,38 @@
 # green-explore finds each buggy program of tests/explore/ within a bounded
 # number of runs, in random and in PCT mode, with separate and with copied
 # stacks, and the failing seed replays exactly: every re-run fails the same
-# way with the same decision hash (docs/testing-your-program.md).
+# way with the same decision hash (docs/testing-your-program.md).  The
+# failure found is the bug, never a timeout (a spinner that livelocked
+# PCT: spin-steal), and every ending prints the hash: an assertion, a
+# fault in a program with its own signal thread (segv-sigthread), a
+# timeout.
 . "$GREEN_SRC/tests/lib.sh"
 X="$B/bin/green-explore"
-RUNS=300
 for stacks in separate copied; do
 	for mode in random pct; do
-		opt=; [ $mode = pct ] && opt=--pct
 		for p in $GREEN_EXPLORE_PROGS; do
-			bin="$B/tests/explore/$p-green"
-			out=$(GREEN_STACKS=$stacks $X -q -n $RUNS $opt -- $GREEN_RUN $bin)
-			seed=$(printf '%s\n' "$out" | sed -n 's/^green-explore: seed \([0-9]*\),.*/\1/p')
-			if [ -z "$seed" ]; then
-				fail "$p ($mode, $stacks): not found in $RUNS runs"
-				printf '%s\n' "$out" | tail -3
-				continue
-			fi
-			steps=$(printf '%s\n' "$out" | sed -n 's/.*GREEN_SCHED=pct:[0-9]*:[0-9]*:\([0-9]*\),.*/\1/p')
-			ropt=; [ $mode = pct ] && ropt="--pct --steps $steps"
-			rep=$(GREEN_STACKS=$stacks $X -q --replay $seed -n 5 $ropt -- $GREEN_RUN $bin)
-			if printf '%s\n' "$rep" | grep -q 'identical hash' &&
-			   ! printf '%s\n' "$rep" | grep -q 'passed x'; then
-				pass "$p ($mode, $stacks): seed $seed fails, replays 5/5 with the same hash"
-			else
-				fail "$p ($mode, $stacks): seed $seed does not replay"
-				printf '%s\n' "$rep"
-			fi
+			find_and_replay "$p ($mode, $stacks)" "$B/tests/explore/$p-green" $mode $stacks
 		done
 	done
+done
+# a run stopped for its timeout reports first: green-explore sends SIGXCPU,
+# green prints the hash and the steps and dies of it
+out=$($X -q -n 1 --timeout 2 -- $GREEN_RUN "$B/tests/prog/livelock-green")
+if printf '%s\n' "$out" | grep -q 'failed: timed out' &&
+   printf '%s\n' "$out" | grep -q '| green: GREEN_SCHED=random:1 steps=[0-9]* hash=' &&
+   printf '%s\n' "$out" | grep -Eq 'decision hash [0-9a-f]{16}$'; then
+	pass "a timed-out run reports its schedule hash and steps"
+else
+	fail "a timed-out run: no report"
+	printf '%s\n' "$out" | head -8
+fi
+# a fault the program does not handle and _exit print it too
+for how in trap _exit; do
+	msg=$(GREEN_SCHED=random:1 $GREEN_RUN "$B/tests/prog/endings-green" $how 2>&1 >/dev/null)
+	case $msg in
+	*"green: GREEN_SCHED=random:1 steps="*" hash="*) pass "an ending by $how prints the schedule line" ;;
+	*) fail "an ending by $how: $msg" ;;
+	esac
 done
 # the 1:1 build ignores GREEN_SCHED, says so once, and runs
 msg=$(GREEN_SCHED=random:1 $GREEN_RUN "$B/tests/prog/nothreads-1to1" 2>&1 >/dev/null)

@@ -1,39 +1,65 @@
 #!/bin/sh
-# explore-table.sh BUILDDIR [CAMPAIGNS] — the runs-to-find table of
+# explore-table.sh BUILDDIR [CAMPAIGNS [PROGRAMS]] — the runs-to-find table of
 # docs/testing-your-program.md: for each buggy program of tests/explore/,
 # the median number of runs green-explore needs to find it, in random and
-# in PCT mode, over CAMPAIGNS (default 20) campaigns with different base
-# seeds (1, 1001, 2001, ...); then proof of replay: in each stack mode,
-# the first failing seed of a campaign from seed 1 re-run 100 times, and
-# whether every re-run failed with the same decision hash.
+# in PCT mode, as the tests build it and built with
+# `green-cc --sched-points=memory` (where the CPU has that mode), over
+# CAMPAIGNS (default 20) campaigns with different base seeds (1, 1001,
+# 2001, ...); then proof of replay: in each stack mode, the first failing
+# seed of a campaign from seed 1 re-run 100 times, and whether every
+# re-run failed with the same decision hash.  PROGRAMS (quoted, default
+# all) limits both tables to some; CAMPAIGNS 0 gives the second only.
 set -eu
-b=${1:?usage: explore-table.sh BUILDDIR [CAMPAIGNS]}
+b=${1:?usage: explore-table.sh BUILDDIR [CAMPAIGNS [PROGRAMS]]}
 n=${2:-20}
 x=$b/bin/green-explore
-progs="lost-update atomicity order lock-order lost-wakeup exit-uaf depth2 depth3"
+progs=${3:-"lost-update atomicity order lock-order lost-wakeup exit-uaf depth2 depth3 spin-steal clock-loop segv-sigthread counter publish"}
+src=$(cd "$(dirname "$0")/.." && pwd)/tests/explore
+mem=$(mktemp -d "${TMPDIR:-/tmp}/explore-table.XXXXXX")
+trap 'rm -rf "$mem"' EXIT
+# the tests' builds (counter's and publish's own are memory ones: their
+# block-point builds stand in), and memory-point builds of every program
+bin() {
+	case $1 in
+	counter) echo "$b/tests/explore/counter-blocks" ;;
+	publish) echo "$mem/$1-blocks" ;;
+	*) echo "$b/tests/explore/$1-green" ;;
+	esac
+}
+for p in $progs; do
+	"$b/bin/green-cc" --sched-points=memory -std=gnu11 -O1 -g -o "$mem/$p" "$src/$p.c" 2>/dev/null || true
+done
+"$b/bin/green-cc" --sched-points -std=gnu11 -O1 -g -o "$mem/publish-blocks" "$src/publish.c"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-runs_to_find() {   # prog opt base -> runs, or "-" if not found in 2000
-	out=$("$x" -q -n 2000 --seed "$3" $2 -- "$b/tests/explore/$1-green" || true)
+runs_to_find() {   # binary opt base -> runs, or 2000 if not found in 2000
+	out=$("$x" -q -n 2000 --seed "$3" $2 -- "$1" || true)
 	printf '%s\n' "$out" | grep -q '^green-explore: seed ' || { echo 2000; return; }
 	printf '%s\n' "$out" | sed -n 's/^green-explore: \([0-9]*\) runs,.*/\1/p'
 }
 
-echo "| program | random: median runs (min-max) | PCT d=3: median runs (min-max) |"
-echo "|---|---|---|"
-for p in $progs; do
-	row="| $p"
-	for opt in "" "--pct"; do
-		vals=$(i=0; while [ $i -lt "$n" ]; do runs_to_find "$p" "$opt" $((i * 1000 + 1)); i=$((i + 1)); done)
-		med=$(printf '%s\n' "$vals" | median)
-		lo=$(printf '%s\n' "$vals" | sort -n | head -1)
-		hi=$(printf '%s\n' "$vals" | sort -n | tail -1)
-		row="$row | $med ($lo-$hi)"
+cell() {   # binary opt -> "median (min-max)"
+	vals=$(i=0; while [ $i -lt "$n" ]; do runs_to_find "$1" "$2" $((i * 1000 + 1)); i=$((i + 1)); done)
+	med=$(printf '%s\n' "$vals" | median)
+	lo=$(printf '%s\n' "$vals" | sort -n | head -1)
+	hi=$(printf '%s\n' "$vals" | sort -n | tail -1)
+	echo "$med ($lo-$hi)"
+}
+
+if [ "$n" -gt 0 ]; then
+	echo "| program | random | PCT d=3 | random, memory points | PCT d=3, memory points |"
+	echo "|---|---|---|---|---|"
+	for p in $progs; do
+		row="| $p"
+		for opt in "" "--pct"; do row="$row | $(cell "$(bin $p)" "$opt")"; done
+		for opt in "" "--pct"; do
+			if [ -x "$mem/$p" ]; then row="$row | $(cell "$mem/$p" "$opt")"; else row="$row | n/a"; fi
+		done
+		echo "$row |"
 	done
-	echo "$row |"
-done
-echo
+	echo
+fi
 echo "| program | mode | separate: seed, failed, same hash / 100 | copied: seed, failed, same hash / 100 |"
 echo "|---|---|---|---|"
 for p in $progs; do

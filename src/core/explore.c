@@ -26,9 +26,8 @@
  *                        with probability >= 1/(n K^(d-1)).  K defaults to
  *                        DEFAULT_K; green-explore measures it with one
  *                        calibration run and passes it.  A thread that
- *                        calls sched_yield drops below every other thread
- *                        (a spinner must not starve the thread it waits
- *                        for: PCT assumes no busy waiting).
+ *                        spins drops below every other thread (below:
+ *                        PCT assumes no busy waiting).
  *
  * Scheduling points (each one a "step"): every outermost GREEN_LEAVE — so
  * every mutex, condition, rwlock, semaphore, barrier, spin, once, create,
@@ -42,19 +41,37 @@
  * Time.  __green_now() is the virtual clock: it starts at VCLOCK_START,
  * advances STEP_NS per step, and when every thread is blocked and none
  * waits on the kernel (a descriptor, a child, a signal) it jumps to the
- * nearest deadline instead of sleeping: a sleeping test runs at once.
- * While a thread waits on the kernel, the idle wait is real and the
- * virtual clock advances by the real time it took.  Relative timeouts are
- * exact in virtual time; absolute ones are on the program's (real) clock
- * and are converted at the start of the wait by their remaining interval
- * rounded up to a millisecond, so the jitter of a few microseconds between
- * the program's clock read and the wait does not change the deadline.
- * The program's own clock_gettime, alarm and setitimer stay real.
+ * nearest deadline instead of sleeping: a sleeping test runs at once, and
+ * sleeps end in the order of their deadlines (ties: the heap's order,
+ * itself fixed by the schedule).  While a thread waits on the kernel, the
+ * idle wait is real and the virtual clock advances by the real time it
+ * took.  The program reads the same clock (__green_vclock_read):
+ * clock_gettime of the monotonic and wall clocks, gettimeofday, time and
+ * timespec_get answer virtual values, the wall clock starting at
+ * VREALTIME_START, so a program that loops on the clock replays exactly;
+ * a read moves the clock a step on, so a loop that polls it without
+ * sleeping ends.  Deadlines on either clock are exact.  The CPU-time
+ * clocks, alarm and setitimer stay real.
+ *
+ * Spinning.  A thread that says "I am waiting for someone else" —
+ * sched_yield, a sleep of zero or a few steps, a failed trylock of a
+ * mutex, rwlock, spin lock or semaphore — is, under PCT, demoted below
+ * every other thread (the latest lowest), so that a spinner of high
+ * priority cannot starve the thread it waits for; each of those calls is
+ * a scheduling point in both modes.  pthread_spin_lock itself does not
+ * spin: it waits as a mutex does.  A loop that calls nothing is seen in
+ * --sched-points code only: FINE_SPIN fine points in a row by one thread
+ * without a library point count as a yield too (and the last of them
+ * switches as a full point would), and with --sched-points=memory a run
+ * of accesses that only poll (src/mempoints/shared.c).
  *
  * Replay check.  Each decision (the id of the thread chosen, the running
- * one included) is folded into a 64-bit FNV-1a hash; at exit, abort and
- * in the deadlock report green prints the setting, the number of steps and
- * the hash, so two runs can be compared.
+ * one included) is folded into a 64-bit FNV-1a hash; at every ending —
+ * exit and _exit (stubs/_Exit.c), abort, the deadlock report, a fault (stack.c), a signal whose
+ * default action kills (signal.c's die: under GREEN_SCHED the catcher
+ * takes every such signal once threads exist, so green-explore's SIGXCPU
+ * at a timeout reports too) — green prints the setting, the number of
+ * steps and the hash, once, so two runs can be compared.
  *
  * All state here is touched by the running thread only, inside a
  * no-preempt section or where no switch can happen.
@@ -70,7 +87,11 @@
 #define MAX_DEPTH 10
 #define FINE_ODDS 32                     /* a fine point switches 1 time in 32 */
 #define STEP_NS 1000ull                  /* virtual time per step */
+#define TINY_SLEEP_NS (10 * STEP_NS)     /* a sleep this short is a yield */
+#define FINE_SPIN 100000                 /* fine points in a row: a spin */
 #define VCLOCK_START 1000000000ull
+#define VREALTIME_START 1735689600000000000ull  /* 2025-01-01 00:00:00 UTC */
+#define TAI_OFFSET 37000000000ull        /* TAI - UTC since 2017 */
 #define PCT_BAND (1ull << 62)            /* fresh priorities are above it */
 #define LOW_BAND (1ull << 61)            /* change point i: LOW_BAND + i; yielders below */
 
@@ -84,6 +105,8 @@ static uint64_t change_at[MAX_DEPTH];   /* step of priority change i+1 */
 static int nchange;
 static uint64_t demoted;
 static int reported;
+static unsigned fine_tid;                /* the thread of the current run of fine points */
+static uint64_t fine_run;
 
 /* ---- the generator: xoshiro256** seeded through splitmix64 */
 
@@ -199,6 +222,17 @@ hidden void __green_explore_point(int fine)
 	struct green_thread *self = __green_cur;
 
 	if (__green_np || self->state != GS_RUNNING || !green_active()) return;
+	if (!fine || fine_tid != self->id) {
+		fine_tid = self->id;
+		fine_run = 0;
+	} else if (++fine_run == FINE_SPIN) {
+		/* FINE_SPIN basic blocks or shared accesses and no library
+		 * call: a call-free spin loop (or a long computation, which
+		 * loses nothing by letting the others run): as sched_yield */
+		fine_run = 0;
+		__green_explore_yielded();
+		fine = 0;
+	}
 	if (fine && __green_xmode == GREEN_SCHED_RANDOM && below(FINE_ODDS)) {
 		steps++;
 		__green_vclock += STEP_NS;
@@ -227,6 +261,17 @@ hidden void __green_explore_yielded(void)
 {
 	if (__green_xmode == GREEN_SCHED_PCT)
 		__green_cur->xprio = LOW_BAND - ++demoted;
+}
+
+/* A sleep that ends at once or within a few steps (sleep(0), usleep(1),
+ * nanosleep of zero: the back-off of a spin loop) says "I am waiting
+ * for someone else" as sched_yield does: under PCT the sleeper drops
+ * below every other thread, or a spinner of high priority that polls a
+ * lock held by a thread of lower priority would run alone for ever (its
+ * sleep expires before any other thread is picked). */
+hidden void __green_explore_sleep(uint64_t deadline)
+{
+	if (deadline <= __green_vclock + TINY_SLEEP_NS) __green_explore_yielded();
 }
 
 /* ---- the virtual clock */
@@ -266,12 +311,32 @@ hidden void __green_vclock_idled(uint64_t deadline, uint64_t t0)
 		__green_vclock += d;
 }
 
-/* An interval measured on the program's real clock, as a virtual one:
- * rounded up to whole milliseconds. */
-hidden int64_t __green_vclock_interval(int64_t ns)
+/* The program's clocks under GREEN_SCHED (clock_gettime, gettimeofday,
+ * time, timespec_get): the monotonic family reads the virtual clock, the
+ * wall-clock family VREALTIME_START plus the virtual time elapsed, so a
+ * seed fixes every value a program reads.  Each read moves the clock on
+ * by a step's worth, so that a loop that polls the clock without
+ * sleeping ends.  0 for the clocks that stay real (CPU time). */
+hidden int __green_vclock_read(clockid_t clk, uint64_t *ns)
 {
-	if (ns <= 0 || ns > INT64_MAX - 1000000) return ns;
-	return (ns + 999999) / 1000000 * 1000000;
+	uint64_t base;
+	switch (clk) {
+	case CLOCK_MONOTONIC: case CLOCK_MONOTONIC_RAW: case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_BOOTTIME: case CLOCK_BOOTTIME_ALARM:
+		base = 0;
+		break;
+	case CLOCK_REALTIME: case CLOCK_REALTIME_COARSE: case CLOCK_REALTIME_ALARM:
+		base = VREALTIME_START - VCLOCK_START;
+		break;
+	case CLOCK_TAI:
+		base = VREALTIME_START - VCLOCK_START + TAI_OFFSET;
+		break;
+	default:
+		return 0;
+	}
+	__green_vclock += STEP_NS;
+	*ns = __green_vclock + base;
+	return 1;
 }
 
 /* ---- the line that lets two runs be compared */

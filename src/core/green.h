@@ -684,10 +684,18 @@ hidden void __green_explore_init(void);
 hidden struct green_thread *__green_explore_pick(void);  /* off the run queue's top level */
 hidden void __green_explore_point(int fine);    /* the running thread may be switched */
 hidden void __green_explore_yielded(void);      /* sched_yield: PCT demotes the caller */
+hidden void __green_explore_sleep(uint64_t deadline);  /* a zero or tiny sleep: as a yield */
+/* "I am waiting for someone else" (a failed trylock): under GREEN_SCHED,
+ * as sched_yield for PCT's priorities; the call's own GREEN_LEAVE is the
+ * scheduling point.  Only on failure paths: a load and a branch. */
+static inline void green_explore_spin(void)
+{
+	if (__green_xmode) __green_explore_yielded();
+}
 hidden void __green_explore_report(void);       /* the seed, steps and decision hash, once */
 hidden int __green_vclock_jump(uint64_t deadline);  /* all blocked: move the virtual clock */
 hidden void __green_vclock_idled(uint64_t deadline, uint64_t t0); /* after a real idle wait */
-hidden int64_t __green_vclock_interval(int64_t ns); /* a real interval as a virtual one */
+hidden int __green_vclock_read(clockid_t clk, uint64_t *ns);  /* the program's clocks, virtual */
 extern hidden uint64_t __green_vclock;
 
 /* ---- environment (config.c) */

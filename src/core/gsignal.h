@@ -30,7 +30,8 @@ hidden void __green_sig_hand_over(struct green_thread *t, int s, const siginfo_t
 hidden void __green_sig_interrupt(struct green_thread *t);   /* end t's wait with EINTR, t first */
 hidden void __green_sig_synth(siginfo_t *si, int s, int code);   /* a siginfo from this process */
 hidden void __green_sigset(sigset_t *set, uint64_t b);
-hidden int __green_sig_sync(int s, siginfo_t *si, void *uc);   /* stack.c: the program's SIGSEGV handler */
+hidden int __green_sig_sync(int s, siginfo_t *si, void *uc);
+hidden void __green_sig_sent(int s, siginfo_t *si, void *uc);   /* stack.c: a SIGSEGV sent by kill */   /* stack.c: the program's SIGSEGV handler */
 
 /* sigcalls.c: the back-ends of the public calls once threads exist
  * (src/stubs/sigaction.c, pthread_sigmask.c, sigpending.c,

@@ -304,6 +304,7 @@ static int lock(struct gmutex *g, clockid_t clk, const struct timespec *at, int 
 		}
 	}
 	if (try) {
+		green_explore_spin();
 		GREEN_LEAVE();
 		return EBUSY;
 	}

@@ -236,6 +236,7 @@ static int rdlock(struct grw *g, clockid_t clk, const struct timespec *at, int t
 
 	GREEN_ENTER();
 	r = g->writer == self ? EDEADLK : try && !rd_free(g) ? EBUSY : 0;
+	if (r == EBUSY) green_explore_spin();
 	if (!r) {
 		deadline = rd_free(g) ? 0 : __green_deadline(clk, at, &err);
 		for (r = rd_free(g) ? 0 : err; !r; ) {
@@ -261,6 +262,7 @@ static int wrlock(struct grw *g, clockid_t clk, const struct timespec *at, int t
 
 	GREEN_ENTER();
 	r = g->writer == self ? EDEADLK : try && !wr_free(g) ? EBUSY : 0;
+	if (r == EBUSY) green_explore_spin();
 	if (!r) {
 		deadline = wr_free(g) ? 0 : __green_deadline(clk, at, &err);
 		for (r = wr_free(g) ? 0 : err; !r; ) {

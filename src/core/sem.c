@@ -90,7 +90,8 @@ static int wait(sem_t *s, clockid_t clk, const struct timespec *at, int try)
 			return 0;
 		}
 		r = EAGAIN;
-		if (!try) {
+		if (try) green_explore_spin();
+		else {
 			deadline = __green_deadline(clk, at, &err);
 			if (err) r = err;
 			else {

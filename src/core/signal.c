@@ -109,6 +109,7 @@ hidden void __green_sig_catch(int s)
 {
 	struct sigaction ka = { 0 };
 	if (s == SIGALRM || (__green_sig_caught & BIT(s)) || (UNBLOCKABLE & BIT(s))) return;
+	if (s == SIGSEGV) return;   /* the guard handler's (stack.c), which chains to the program's */
 	if (__green_sig_disp[s].sa_handler == SIG_IGN) return;
 	ka.sa_sigaction = catcher;
 	ka.sa_flags = SA_SIGINFO | (__green_sig_disp[s].sa_flags & (SA_RESTART | SA_ONSTACK));
@@ -130,6 +131,8 @@ hidden void __green_sig_catch_set(uint64_t b)
 static void die(int s)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	if (!(BIT(s) & DEFAULT_STOP))
+		__green_explore_report();   /* under GREEN_SCHED: the seed and decision hash */
 	__libc_sigaction(s, &dfl, 0);
 	__green_sig_caught &= ~BIT(s);
 	__syscall(SYS_tkill, __syscall(SYS_gettid), s);
@@ -311,6 +314,12 @@ static void dispatch(int s, siginfo_t *si, void *uc)
 	if (t != self && can_take(self, b) && (cpu_timer(s, si) || !t || green_level(t) < green_level(self)))
 		t = self;
 	if (__green_sig_disp[s].sa_handler == SIG_DFL && (b & DEFAULT_IGNORE)) return;
+	if (__green_sig_disp[s].sa_handler == SIG_DFL && t) {
+		/* a thread takes it: the process ends now, as in the kernel
+		 * (run_handler's die: one caller, inlined, as gdb users see it) */
+		run_handler(self, s, si, uc);
+		return;
+	}
 	if (!t) {
 		__green_sigq_put(&__green_proc_pend, &__green_proc_q, si);
 		return;
@@ -417,6 +426,13 @@ static void catcher(int s, siginfo_t *si, void *uc)
 	errno = e;
 }
 
+/* A SIGSEGV that no fault raised (kill, sigqueue) reaches the guard
+ * handler (stack.c), which hands it here. */
+hidden void __green_sig_sent(int s, siginfo_t *si, void *uc)
+{
+	catcher(s, si, uc);
+}
+
 hidden void __green_preempt_now(void)
 {
 	int yield, slice;
@@ -476,6 +492,12 @@ hidden void __green_sig_init(void)
 	__green_sig_virtual = 1;
 	/* our own SIGSEGV guard handler stays the kernel's; the program's
 	 * handler is what it chains to */
+	/* under GREEN_SCHED, a signal that would kill the process with its
+	 * default action passes through the catcher too, so that die()
+	 * prints the schedule's hash first (explore.c): a fault (SIGFPE,
+	 * SIGILL, SIGBUS; SIGSEGV has the guard handler) or one sent; not
+	 * SIGTRAP, which is the debugger's */
+	if (__green_xmode) handled |= ~(DEFAULT_IGNORE | DEFAULT_STOP | BIT(SIGTRAP));
 	__green_sig_catch_set((handled | __green_main.sigmask) & ~BIT(SIGSEGV));
 	__green_itimer_virtualise();
 	__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &(uint64_t){ 0 }, 0, _NSIG / 8);

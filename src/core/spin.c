@@ -27,6 +27,7 @@ int pthread_spin_trylock(pthread_spinlock_t *s)
 	int r;
 	GREEN_ENTER();
 	r = *s ? EBUSY : (*s = green_self_tid(), 0);
+	if (r) green_explore_spin();
 	GREEN_LEAVE();
 	return r;
 }

@@ -275,6 +275,10 @@ static void segv_on_altstack(int sig, siginfo_t *si, void *ctx)
  * (signal.c's run_handler). */
 static void segv(int sig, siginfo_t *si, void *ctx)
 {
+	if (si->si_code <= 0 && __green_sig_virtual) {   /* sent, not a fault: any signal's path */
+		__green_sig_sent(sig, si, ctx);
+		return;
+	}
 	green_np_up();
 	segv_on_altstack(sig, si, ctx);
 	green_np_down();

@@ -32,7 +32,7 @@ hidden uint64_t __green_now(void)
 hidden uint64_t __green_real_now(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	__clock_gettime(CLOCK_MONOTONIC, &ts);   /* musl's: the program's clock_gettime may be virtual */
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
@@ -71,8 +71,7 @@ hidden uint64_t __green_deadline(clockid_t clk, const struct timespec *abs, int 
 		*err = EINVAL;
 		return 0;
 	}
-	delta = ts_ns(abs) - ts_ns(&now);
-	if (__green_xmode) delta = __green_vclock_interval(delta);
+	delta = ts_ns(abs) - ts_ns(&now);   /* under GREEN_SCHED both virtual: exact */
 	return add_ns(__green_now(), delta);
 }
 

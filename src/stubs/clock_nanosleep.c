@@ -62,6 +62,7 @@ int __clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, stru
 		deadline = __green_deadline_rel(req);
 	}
 
+	if (__green_xmode) __green_explore_sleep(deadline);   /* sleep(0) in a spin loop */
 	if (!__green_sleep(deadline, &left)) return 0;
 	if (rem && !(flags & TIMER_ABSTIME)) {
 		rem->tv_sec = left / 1000000000u;
