@@ -14,7 +14,7 @@ static inline void touch(const void *a, unsigned size, int write, const void *re
 	struct race_thread *t;
 	race_enter();
 	t = race_self();
-	__race_access(t, (uintptr_t)a, size, write, 0, __race_top_node(t), __race_pc(ret));
+	__race_access(t, (uintptr_t)a, size, write, 0, RACE_NODE_LAZY, __race_pc(ret));
 	race_leave();
 }
 
@@ -47,7 +47,7 @@ static void range(const void *a, unsigned long size, int write, const void *ret)
 	struct race_thread *t;
 	race_enter();
 	t = race_self();
-	__race_range(t, (uintptr_t)a, size, write, __race_top_node(t), __race_pc(ret));
+	__race_range(t, (uintptr_t)a, size, write, RACE_NODE_LAZY, __race_pc(ret));
 	race_leave();
 }
 

@@ -40,7 +40,7 @@ static void event(const volatile void *a, unsigned size, int rd, int wr, int mo,
 {
 	struct race_thread *me = race_self();
 	struct race_sync *s;
-	__race_access(me, (uintptr_t)a, size, wr, 1, __race_top_node(me), __race_pc(ret));
+	__race_access(me, (uintptr_t)a, size, wr, 1, RACE_NODE_LAZY, __race_pc(ret));
 	if (rd && (s = __race_sync((const void *)a, 0)))
 		__race_vc_join(IS_ACQ(mo) ? &me->vc : &me->acq_pending, &s->vc);
 	if (wr && IS_REL(mo)) {

@@ -44,6 +44,7 @@
 #define RACE_CLOCK_BITS 37
 #define RACE_STACK_MAX 4096          /* shadow call stack frames kept per thread */
 #define RACE_PC_FREE 0xffffffffu     /* the access was a free() of the block */
+#define RACE_NODE_LAZY 0xffffffffu   /* the running function's stack, interned when needed */
 
 /* One remembered access (16 bytes; info == 0: empty). */
 struct race_cell {

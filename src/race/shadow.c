@@ -9,7 +9,9 @@
  * only when it is first written: the shadow of memory the program never
  * touches costs nothing.
  *
- * The check, for an access of `size` bytes at offset `off` of a granule:
+ * The check, for an access of `size` bytes at offset `off` of a granule
+ * (after the shortcut for an access the thread made already in its
+ * current epoch):
  * each record of another thread whose bytes overlap, of which one side is
  * a write and not both are atomic, races with it unless its epoch is
  * covered by the accessing thread's vector clock.  Then the access is
@@ -73,6 +75,13 @@ static void check_one(struct race_thread *t, uintptr_t a, unsigned size, int wri
 	int mine = -1, empty = -1;
 
 	if (!g) return;
+	/* The same access (or a write of the same bytes) by this thread in
+	 * this epoch is recorded already: any race with it was looked for
+	 * when it, or the other access, was recorded (FastTrack's same-epoch
+	 * case: most repeated accesses end here). */
+	for (i = 0; i < RACE_NCELL; i++)
+		if (g[i].info == info || g[i].info == (info | 1ull << 62)) return;
+	if (node == RACE_NODE_LAZY) node = __race_top_node(t);
 	for (i = 0; i < RACE_NCELL; i++) {
 		uint64_t ci = g[i].info;
 		unsigned cmask;
