@@ -63,6 +63,17 @@ static inline int in_copied_region(uintptr_t a)
 
 static const unsigned char slog_of[9] = { 0, 0, 1, 0, 2, 0, 0, 0, 3 };
 
+/* A race between the access and record c: out of the hot path. */
+static __attribute__((noinline, cold)) void found(struct race_thread *t, uintptr_t a, unsigned size,
+                                                  int write, int atomic, uint32_t node, uint32_t pc,
+                                                  const struct race_cell *c)
+{
+	struct race_access cur = { t->tid, write, atomic, size, node, pc };
+	struct race_access old = { CELL_TID(c->info), CELL_WRITE(c->info), CELL_ATOMIC(c->info),
+	                           1u << CELL_SLOG(c->info), c->node, c->pc };
+	__race_report(a, &cur, &old);
+}
+
 static void check_one(struct race_thread *t, uintptr_t a, unsigned size, int write,
                       int atomic, uint32_t node, uint32_t pc)
 {
@@ -100,12 +111,7 @@ static void check_one(struct race_thread *t, uintptr_t a, unsigned size, int wri
 		if (!write && !CELL_WRITE(ci)) continue;
 		if (atomic && CELL_ATOMIC(ci)) continue;
 		if (CELL_CLOCK(ci) <= race_vc_get(&t->vc, CELL_TID(ci))) continue;
-		{
-			struct race_access cur = { t->tid, write, atomic, size, node, pc };
-			struct race_access old = { CELL_TID(ci), CELL_WRITE(ci), CELL_ATOMIC(ci),
-			                           1u << CELL_SLOG(ci), g[i].node, g[i].pc };
-			__race_report(a, &cur, &old);
-		}
+		found(t, a, size, write, atomic, node, pc, &g[i]);
 		/* reported (or suppressed): this record has been seen, forget it */
 		g[i].info = 0;
 		if (empty < 0) empty = i;
