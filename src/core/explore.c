@@ -350,6 +350,14 @@ hidden void __green_explore_report(void)
 	            (unsigned long long)steps, (unsigned long long)hash);
 }
 
+/* The schedule so far (steps and hash), for a report made before exit:
+ * the race detector's (src/race/report.c). */
+hidden void __green_explore_where(uint64_t *s, uint64_t *h)
+{
+	*s = steps;
+	*h = hash;
+}
+
 __attribute__((destructor)) static void at_exit(void)
 {
 	__green_explore_report();

@@ -1,0 +1,74 @@
+/*
+ * access.c — the plain loads and stores of instrumented code: gcc calls
+ * __tsan_readN/__tsan_writeN (N = 1, 2, 4, 8, 16) before each one, the
+ * unaligned and volatile variants where it knows an access is such, and
+ * __tsan_read_range/__tsan_write_range for block moves it expands inline
+ * (docs/race.md).  Every one of them, and the few that gcc declares but
+ * this compiler does not emit, is defined here; each checks and records
+ * the access (shadow.c) with the call stack of the accessing function.
+ */
+#include "race.h"
+
+static inline void touch(const void *a, unsigned size, int write, const void *ret)
+{
+	struct race_thread *t;
+	race_enter();
+	t = race_self();
+	__race_access(t, (uintptr_t)a, size, write, 0, RACE_NODE_LAZY, __race_pc(ret));
+	race_leave();
+}
+
+#define RET __builtin_return_address(0)
+#define ACCESSES(N) \
+	void __tsan_read##N(void *a) { touch(a, N, 0, RET); } \
+	void __tsan_write##N(void *a) { touch(a, N, 1, RET); } \
+	void __tsan_volatile_read##N(void *a) { touch(a, N, 0, RET); } \
+	void __tsan_volatile_write##N(void *a) { touch(a, N, 1, RET); } \
+	void __tsan_read##N##_pc(void *a, void *pc) { touch(a, N, 0, (char *)pc + 1); } \
+	void __tsan_write##N##_pc(void *a, void *pc) { touch(a, N, 1, (char *)pc + 1); }
+#define UNALIGNED(N) \
+	void __tsan_unaligned_read##N(const void *a) { touch(a, N, 0, RET); } \
+	void __tsan_unaligned_write##N(void *a) { touch(a, N, 1, RET); } \
+	void __tsan_unaligned_volatile_read##N(const void *a) { touch(a, N, 0, RET); } \
+	void __tsan_unaligned_volatile_write##N(void *a) { touch(a, N, 1, RET); }
+
+ACCESSES(1)
+ACCESSES(2)
+ACCESSES(4)
+ACCESSES(8)
+ACCESSES(16)
+UNALIGNED(2)
+UNALIGNED(4)
+UNALIGNED(8)
+UNALIGNED(16)
+
+static void range(const void *a, unsigned long size, int write, const void *ret)
+{
+	struct race_thread *t;
+	race_enter();
+	t = race_self();
+	__race_range(t, (uintptr_t)a, size, write, RACE_NODE_LAZY, __race_pc(ret));
+	race_leave();
+}
+
+void __tsan_read_range(void *a, unsigned long size)
+{
+	range(a, size, 0, RET);
+}
+
+void __tsan_write_range(void *a, unsigned long size)
+{
+	range(a, size, 1, RET);
+}
+
+/* C++ virtual-table pointer stores and loads (a race on an object's
+ * vptr is a race on the object). */
+void __tsan_vptr_update(void **p, void *v)
+{
+	touch(p, sizeof *p, *p != v, RET);   /* storing the same pointer again is a read */
+}
+
+void __tsan_vptr_read(void **p)
+{
+	touch(p, sizeof *p, 0, RET);
+}
