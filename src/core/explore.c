@@ -62,7 +62,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "lifecycle.h"
+#include "fdwait.h"
+#include "gsignal.h"
+#include "report.h"
+#include "gconfig.h"
 #include "runq.h"
 
 #define DEFAULT_DEPTH 3

@@ -1,7 +1,7 @@
 /*
  * fdwait.h — waits on the kernel: the idle wait (poll.c), a thread's
  * wait on descriptors (io.c), and what is known of each descriptor
- * (fdkind.c).  The backends' own interface is io.h.
+ * (fdkind.c).  What io.c and poll.c share besides is io.h.
  */
 #ifndef GREEN_FDWAIT_H
 #define GREEN_FDWAIT_H

@@ -1,7 +1,9 @@
 /*
  * green.h — the core's internal interface, as one umbrella over its
- * parts: this list says where each part of the core is declared.  None
- * of them is installed.
+ * parts: this list says where each part of the core is declared.
+ * Nothing includes it: each file includes the parts whose declarations
+ * it uses, and tests/layers.sh fails on one that includes green.h or a
+ * part it does not use (tools/includes.py).  None of them is installed.
  */
 #ifndef GREEN_H
 #define GREEN_H

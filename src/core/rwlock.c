@@ -33,6 +33,10 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "addrwait.h"
 #include "runq.h"
 
 struct grw {

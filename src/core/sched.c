@@ -44,7 +44,13 @@
 #include <string.h>
 #include <errno.h>
 #include <signal.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "tick.h"
+#include "fdwait.h"
+#include "gsignal.h"
+#include "gconfig.h"
 #include "runq.h"
 #include "switch.h"
 

@@ -14,7 +14,10 @@
 #include <semaphore.h>
 #include <errno.h>
 #include <limits.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "fdwait.h"
 
 struct gsem {
 	volatile int value;

@@ -64,7 +64,10 @@
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "tick.h"
 #include "gsignal.h"
 #include "runq.h"
 

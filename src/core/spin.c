@@ -7,7 +7,8 @@
  * POSIX permits) and a flag telling unlock somebody waits.
  */
 #include <errno.h>
-#include "green.h"
+#include "section.h"
+#include "addrwait.h"
 
 #define WAITERS 0x40000000
 

@@ -17,7 +17,14 @@
 #include <string.h>
 #include <errno.h>
 #include <limits.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "lifecycle.h"
+#include "gsignal.h"
+#include "gstack.h"
+#include "report.h"
+#include "gconfig.h"
 #include "runq.h"
 
 hidden int __green_pid;

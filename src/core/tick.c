@@ -115,7 +115,14 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/time.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "tick.h"
+#include "fdwait.h"
+#include "gstack.h"
+#include "cputime.h"
+#include "gconfig.h"
 #include "gsignal.h"
 #include "ktime.h"
 #include "runq.h"

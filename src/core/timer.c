@@ -16,7 +16,11 @@
 #include <errno.h>
 #include <time.h>
 #include <sys/mman.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "gfork.h"
+#include "gconfig.h"
 
 static struct green_thread **heap;
 hidden size_t __green_nheap;
