@@ -65,7 +65,6 @@
 #include "gthread.h"
 #include "section.h"
 #include "gsched.h"
-#include "lifecycle.h"
 #include "fdwait.h"
 #include "gsignal.h"
 #include "report.h"
@@ -217,15 +216,6 @@ hidden void __green_explore_point(int fine)
 		return;
 	}
 	__green_yield();   /* expires deadlines, picks through __green_explore_pick */
-}
-
-/* GREEN_LEAVE's slow path: a pending preemption or signal, and under
- * GREEN_SCHED a scheduling point. */
-hidden void __green_leave(void)
-{
-	if (green_vfork_child()) return;   /* the parent's threads are not ours to run */
-	__green_preempt_now();
-	if (__green_xmode) __green_explore_point(0);
 }
 
 /* sched_yield under PCT: below every other thread, the latest yielder

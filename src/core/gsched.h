@@ -13,9 +13,8 @@ hidden void __green_init(void);                 /* lazy, idempotent */
 hidden int __green_block(void);                 /* current must already be queued/marked */
 hidden void __green_yield(void);
 extern hidden int __green_kernel_rt;             /* sched.c: the kernel policy is real-time (-1: not known yet) */
-hidden void __green_ready(struct green_thread *);
+hidden void __green_ready(struct green_thread *, int front);   /* front: ahead of its level */
 hidden void __green_wake(struct green_thread *, int why);
-extern hidden int __green_wake_front;            /* __green_ready queues at the front */
 hidden void __green_wake_first(struct green_thread *, int why);   /* ahead of its level */
 hidden _Noreturn void __green_exit_switch(void);
 hidden int __green_wait(struct gq *, enum gwait, const void *obj, uint64_t deadline);
@@ -47,7 +46,7 @@ hidden void __green_timer_del(struct green_thread *);
 extern hidden size_t __green_nheap;
 static inline int __green_timers_pending(void) { return __green_nheap != 0; }
 hidden uint64_t __green_timer_next(void);
-hidden void __green_timers_expire(uint64_t now);
+hidden void __green_timers_expire(uint64_t now, int front);
 
 /* ---- cancellation points (cancel.c) */
 hidden void __green_cancel_point(void);         /* acts on a pending cancel */

@@ -50,8 +50,8 @@ static inline int green_pending_take(int f)
 	__green_pending.flag[f] = 0;
 	return 1;
 }
-hidden void __green_preempt_now(void);
-hidden void __green_leave(void);                /* explore.c: pending work, then a scheduling point */
+hidden void __green_preempt_now(void);          /* preempt.c: the pending work */
+hidden void __green_leave(void);                /* preempt.c: pending work, then a scheduling point */
 
 /*
  * The counter is a plain int (a step is one `addl`/`subl` to memory on
@@ -67,9 +67,14 @@ hidden void __green_leave(void);                /* explore.c: pending work, then
 #define green_np_up() do { __green_np++; green_barrier(); } while (0)
 #define green_np_down() do { green_barrier(); __green_np--; } while (0)
 #define GREEN_ENTER() green_np_up()
-#define GREEN_LEAVE() do { \
+/* The end of a section: the depth down, and at the outermost, if work
+ * is pending, slow() does it (preempt.c).  GREEN_LEAVE's slow() adds
+ * GREEN_SCHED's scheduling point; a yield's end and a new thread's first
+ * code, which are scheduling points already, use __green_preempt_now. */
+#define green_section_end(slow) do { \
 	green_barrier(); \
-	if (!--__green_np && __green_pending.any) __green_leave(); \
+	if (!--__green_np && __green_pending.any) slow(); \
 } while (0)
+#define GREEN_LEAVE() green_section_end(__green_leave)
 
 #endif
