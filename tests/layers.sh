@@ -4,12 +4,16 @@
 #   - a stub (src/stubs/) opens no no-preempt section and writes no field
 #     of a thread descriptor: it turns a musl call into core calls;
 #   - a wait is marked a cancellation point only through GREEN_CP_WAIT
-#     (green.h); signal.c alone saves and restores the mark around a
+#     (gsched.h); signal.c alone saves and restores the mark around a
 #     handler;
 #   - src/stubs/__syscall_cp.c stays the entry to the engine of
 #     src/sysio/, not the engine;
 #   - every .c and .S under src/ is named in an include.am (built, or a
-#     test's source).
+#     test's source);
+#   - every .c and internal .h under src/ includes only internal headers
+#     whose declarations it uses, and never the umbrella green.h
+#     (tools/includes.py says how it decides), and the check fails on an
+#     unused include planted in a copy of queue.c.
 . "$GREEN_SRC/tests/lib.sh"
 cd "$S" || exit 1
 st=0
@@ -34,5 +38,21 @@ for f in $(find src -name '*.c' -o -name '*.S' | sort); do
 	grep -qF "$f" $ams || unlisted="$unlisted $f"
 done
 [ -z "$unlisted" ] || bad "source files no include.am builds:$unlisted"
-[ $st = 0 ] && echo "PASS: stubs open no sections and write no descriptor fields; cancellation-point waits use GREEN_CP_WAIT; __syscall_cp.c is $n lines; every .c and .S of src/ is in an include.am"
+# each file includes what it uses, and no more
+if command -v python3 >/dev/null 2>&1; then
+	hits=$(python3 tools/includes.py 2>&1) || bad "includes unused (tools/includes.py):
+$hits"
+	T=$(mktemp -d "${TMPDIR:-/tmp}/green-layers.XXXXXX") || exit 1
+	trap 'rm -rf "$T"' EXIT
+	sed 's/^#include "gsched.h"$/&\n#include "ptimer.h"/' src/core/queue.c > "$T/queue.c"
+	hits=$(python3 tools/includes.py "$T/queue.c" 2>&1)
+	case $hits in
+	*'includes ptimer.h but uses nothing'*) ;;
+	*) bad "an unused include planted in queue.c is not caught: $hits" ;;
+	esac
+	incl="each file includes only headers it uses (a planted unused one caught)"
+else
+	incl="SKIP: the include check (no python3)"
+fi
+[ $st = 0 ] && echo "PASS: stubs open no sections and write no descriptor fields; cancellation-point waits use GREEN_CP_WAIT; __syscall_cp.c is $n lines; every .c and .S of src/ is in an include.am; $incl"
 exit $st

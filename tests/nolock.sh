@@ -25,8 +25,7 @@ queue: __gq_push __gq_pop __gq_remove
 mutex: __pthread_mutex_lock __pthread_mutex_trylock __pthread_mutex_unlock lock unlock __green_mutex_acquire __green_mutex_release __green_mutex_own
 cond: pthread_cond_signal pthread_cond_broadcast pthread_cond_wait __pthread_cond_timedwait __green_cond_signal __green_cond_wait
 sem: sem_post sem_wait
-signal: __green_preempt_now
-explore: __green_leave
+preempt: __green_preempt_now __green_leave
 thread: __green_thread_start
 '
 

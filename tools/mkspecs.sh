@@ -45,7 +45,7 @@ fi
 # (SIGEV_THREAD timers: src/stubs/timer_create.c).
 # On a 32-bit port musl's <time.h> redirects the four that take a struct
 # timespec to their 64-bit-time symbols, which every call then names:
-# those are wrapped instead (GREEN_WRAP_T64 in src/core/green.h).
+# those are wrapped instead (GREEN_WRAP_T64 in src/core/ptimer.h).
 case $4 in
 green) m=1 gdbobj=" $3/green-gdb.o"
 	if grep -q '_REDIR_TIME64 1' "${MKSPECS_ALLTYPES:-$2/bits/alltypes.h}" 2>/dev/null; then

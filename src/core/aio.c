@@ -67,6 +67,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "lifecycle.h"
+#include "fdwait.h"
+#include "gsignal.h"
+#include "gstack.h"
+#include "addrwait.h"
+#include "report.h"
+#include "gconfig.h"
 #include "aio_impl.h"
 #include "aioreq.h"
 #include "valgrind-glue.h"

@@ -43,6 +43,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "fdwait.h"
+#include "addrwait.h"
 #include "aioreq.h"
 
 /* ---- the kernel's interface (Linux's include/uapi/linux/io_uring.h) */

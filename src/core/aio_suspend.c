@@ -12,6 +12,10 @@
 #include <aio.h>
 #include <errno.h>
 #include <time.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "addrwait.h"
 #include "aioreq.h"
 
 #undef aio_suspend64

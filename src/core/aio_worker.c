@@ -23,6 +23,10 @@
  */
 #include <errno.h>
 #include <unistd.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "addrwait.h"
 #include "aioreq.h"
 
 static void canceled(void *arg)

@@ -18,7 +18,7 @@
 #include <aio.h>
 #include <signal.h>
 #include <pthread.h>
-#include "green.h"
+#include "seam.h"
 
 enum { AIO_OP_READ, AIO_OP_WRITE, AIO_OP_FSYNC, AIO_OP_DSYNC };   /* aio_req.op */
 enum { AIO_HELD, AIO_STARTED };                                      /* aio_req.state */

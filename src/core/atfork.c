@@ -9,7 +9,9 @@
  */
 #include <stdlib.h>
 #include <errno.h>
-#include "green.h"
+#include "gthread.h"
+#include "gfork.h"
+#include "addrwait.h"
 #include "lock.h"
 
 struct atfork {

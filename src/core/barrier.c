@@ -10,7 +10,10 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "addrwait.h"
 
 struct gbarrier {
 	unsigned limit, count, gen;   /* gen counts completed rounds */

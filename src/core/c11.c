@@ -6,7 +6,7 @@
  */
 #include <threads.h>
 #include <errno.h>
-#include "green.h"
+#include "seam.h"
 
 int __pthread_mutex_lock(pthread_mutex_t *);
 int __pthread_mutex_trylock(pthread_mutex_t *);

@@ -8,7 +8,10 @@
  * __green_cancel_point, which runs the cleanup handlers and exits.
  */
 #include <errno.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "lifecycle.h"
 
 hidden void __green_cancel_point(void)
 {

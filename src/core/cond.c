@@ -48,7 +48,11 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "addrwait.h"
+#include "gconfig.h"
 #include "sync.h"
 
 _Static_assert(sizeof(struct gcond) <= sizeof(pthread_cond_t), "gcond fits");

@@ -21,6 +21,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "gthread.h"
+#include "report.h"
+#include "gconfig.h"
 #include "io.h"
 
 hidden struct green_config __green_config;

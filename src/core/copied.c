@@ -43,7 +43,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "lifecycle.h"
+#include "gstack.h"
+#include "report.h"
+#include "gconfig.h"
 #include "valgrind-glue.h"
 
 #define SCHED_STACK (64 * 1024)

@@ -36,7 +36,9 @@
  * here first.
  */
 #include <errno.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "cputime.h"
 
 hidden int __green_cpu_on;
 static uint64_t stamp;          /* the kernel thread's CPU time at the last charge */

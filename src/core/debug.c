@@ -14,7 +14,7 @@
  *   thread.size          sizeof (struct green_thread)
  *   state.GS_*, wait.GW_*, stack.*, magic
  *                        enumerator values (the wait kinds are generated
- *                        from enum gwait in green.h at build time)
+ *                        from enum gwait in gthread.h at build time)
  *   frame.R, frame.sp    the saved frame of a parked thread (arch.h): the
  *                        slot of callee-saved register R at the saved
  *                        stack pointer, and the thread's stack pointer
@@ -34,7 +34,9 @@
  * extension (gdb/include.am).
  */
 #include <stddef.h>
-#include "green.h"
+#include "gthread.h"
+#include "fdwait.h"
+#include "gstack.h"
 #include "sync.h"
 #if __has_include("io.h")
 #include "io.h"

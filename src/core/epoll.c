@@ -85,6 +85,9 @@
 #include <sys/epoll.h>
 #pragma GCC diagnostic pop
 #include <sys/mman.h>
+#include "gthread.h"
+#include "gsched.h"
+#include "fdwait.h"
 #include "io.h"
 
 #ifndef SYS_epoll_pwait2

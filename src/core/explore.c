@@ -79,7 +79,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "fdwait.h"
+#include "gsignal.h"
+#include "report.h"
+#include "gconfig.h"
 #include "runq.h"
 
 #define DEFAULT_DEPTH 3
@@ -244,15 +250,6 @@ hidden void __green_explore_point(int fine)
 		return;
 	}
 	__green_yield();   /* expires deadlines, picks through __green_explore_pick */
-}
-
-/* GREEN_LEAVE's slow path: a pending preemption or signal, and under
- * GREEN_SCHED a scheduling point. */
-hidden void __green_leave(void)
-{
-	if (green_vfork_child()) return;   /* the parent's threads are not ours to run */
-	__green_preempt_now();
-	if (__green_xmode) __green_explore_point(0);
 }
 
 /* sched_yield under PCT: below every other thread, the latest yielder

@@ -62,6 +62,10 @@
  */
 #include <fcntl.h>
 #include <sys/stat.h>
+#include "gthread.h"
+#include "section.h"
+#include "fdwait.h"
+#include "gconfig.h"
 #include "io.h"
 
 enum { UNKNOWN, NEVER_WAITS, WAITS, WAITS_NO_NOWAIT, SOCKET };

@@ -8,8 +8,13 @@
  * overlay, as a child handler registered with glibc's pthread_atfork.
  */
 #include <sys/mman.h>
-#include "green.h"
-#include "valgrind-glue.h"
+#include "gthread.h"
+#include "gsched.h"
+#include "lifecycle.h"
+#include "tick.h"
+#include "gsignal.h"
+#include "gfork.h"
+#include "addrwait.h"
 
 hidden void __green_fork_child(void)
 {

@@ -8,7 +8,11 @@
  * address.  The check of *addr and the enqueue happen inside one
  * no-preempt section, so a wake cannot slip between them.
  */
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "gfork.h"
+#include "addrwait.h"
 
 #define NBUCKET 64
 

@@ -37,6 +37,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "fdwait.h"
+#include "gfork.h"
 #include "io.h"
 
 hidden struct gq __green_io_q;

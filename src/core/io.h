@@ -12,7 +12,8 @@
 #define GREEN_IO_H
 
 #include <poll.h>
-#include "green.h"
+#include "gthread.h"
+#include "fdwait.h"
 
 struct io_set {
 	unsigned long n;

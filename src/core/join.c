@@ -6,7 +6,11 @@
  * runs next after it has switched away for the last time (switch.c).
  */
 #include <errno.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "lifecycle.h"
+#include "gstack.h"
 
 /* Inside GREEN_ENTER: an exited thread stops being a valid handle. */
 static void release(struct green_thread *t)

@@ -14,7 +14,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "lifecycle.h"
 
 static void (*dtor[PTHREAD_KEYS_MAX])(void *);
 static unsigned char used[PTHREAD_KEYS_MAX];

@@ -11,7 +11,7 @@
 
 #include <time.h>
 #include <sys/time.h>
-#include "green.h"
+#include "seam.h"
 
 #define GREEN_KTIME_WIDE (sizeof(time_t) > sizeof(long))
 

@@ -20,6 +20,10 @@
 #include <aio.h>
 #include <errno.h>
 #include <stdlib.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "addrwait.h"
 #include "aioreq.h"
 
 #undef lio_listio64

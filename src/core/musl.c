@@ -2,7 +2,8 @@
  * musl.c — the musl side of the libc seam (musl-seam.h) that is code,
  * and the hooks musl's own members call into the threads library.
  */
-#include "green.h"
+#include "gthread.h"
+#include "lifecycle.h"
 #include "stdio_impl.h"
 
 hidden struct pthread *__green_tcb;

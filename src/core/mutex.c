@@ -58,6 +58,11 @@
  * priority inheritance or protection across processes (docs/posix.md).
  */
 #include <errno.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "lifecycle.h"
+#include "gconfig.h"
 #include "runq.h"
 #include "sync.h"
 

@@ -12,7 +12,8 @@
  * caller with EOWNERDEAD, as a lock would leave it.
  */
 #include <errno.h>
-#include "runq.h"
+#include "gthread.h"
+#include "section.h"
 #include "sync.h"
 
 int pthread_mutex_getprioceiling(const pthread_mutex_t *restrict m, int *restrict ceiling)

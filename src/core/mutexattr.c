@@ -11,7 +11,6 @@
  * leaves alone; the 1:1 library keeps musl's refusal (prioceiling.c).
  */
 #include <errno.h>
-#include "green.h"
 #include "sync.h"
 
 int pthread_mutexattr_getprioceiling(const pthread_mutexattr_t *restrict a, int *restrict ceiling)

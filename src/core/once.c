@@ -15,7 +15,10 @@
  * musl does not unwind, still runs undo from the list.  The SPARC overlay
  * (no green-c++) keeps glibc's cleanup macros.
  */
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "addrwait.h"
 
 static void undo(void *p)
 {

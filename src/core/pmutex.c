@@ -34,6 +34,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "lifecycle.h"
+#include "gfork.h"
+#include "addrwait.h"
 #include "sync.h"
 
 _Static_assert(sizeof(struct gpmutex) <= sizeof(pthread_mutex_t), "gpmutex fits");

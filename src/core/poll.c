@@ -37,6 +37,13 @@
 #include <string.h>
 #include <sys/select.h>
 #include <sys/mman.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "fdwait.h"
+#include "addrwait.h"
+#include "cputime.h"
+#include "gconfig.h"
 #include "io.h"
 #include "ktime.h"
 

@@ -35,7 +35,11 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "addrwait.h"
+#include "ptimer.h"
 
 #define TIMER_MAGIC 0x746d7220u
 

@@ -41,7 +41,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "fdwait.h"
+#include "gfork.h"
+#include "addrwait.h"
 #include "ktime.h"
 
 #ifndef SYS_futex_waitv

@@ -21,7 +21,8 @@
 #include <sys/mman.h>
 #include <stdio.h>
 #include <string.h>
-#include "green.h"
+#include "gthread.h"
+#include "gstack.h"
 
 #define QUARANTINE 64
 

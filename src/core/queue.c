@@ -13,6 +13,8 @@
  * tail past lower levels only, so with equal priorities (the usual
  * case) a push is O(1) and the queue is plain FIFO.
  */
+#include "gthread.h"
+#include "gsched.h"
 #include "runq.h"
 
 /* t into q right after p (at the head when p is null). */

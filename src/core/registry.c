@@ -19,7 +19,9 @@
  */
 #include <errno.h>
 #include <sys/mman.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "lifecycle.h"
 
 static uintptr_t *slot;          /* 0 = empty */
 static size_t cap, used;         /* cap: a power of two, or 0 */

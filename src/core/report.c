@@ -10,7 +10,12 @@
 #include <string.h>
 #include <stdlib.h>
 #include <signal.h>
-#include "green.h"
+#include "gthread.h"
+#include "gsched.h"
+#include "fdwait.h"
+#include "gsignal.h"
+#include "report.h"
+#include "gconfig.h"
 #include "sync.h"
 #include "io.h"
 

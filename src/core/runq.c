@@ -4,6 +4,9 @@
  * preemption test.
  */
 #include <string.h>
+#include "gthread.h"
+#include "gsched.h"
+#include "gfork.h"
 #include "runq.h"
 
 hidden struct green_runq __green_runq;

@@ -14,7 +14,10 @@
 #define GREEN_RUNQ_H
 
 #include <sched.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "gconfig.h"
 
 #define RQ_LEVELS 100
 #define RQ_BITS (8 * (int)sizeof(unsigned long))

@@ -33,7 +33,12 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "addrwait.h"
 #include "runq.h"
+#include "gconfig.h"
 
 struct grw {
 	int readers;                  /* read locks held */

@@ -44,7 +44,13 @@
 #include <string.h>
 #include <errno.h>
 #include <signal.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "tick.h"
+#include "fdwait.h"
+#include "gsignal.h"
+#include "gconfig.h"
 #include "runq.h"
 #include "switch.h"
 
@@ -109,7 +115,7 @@ static struct green_thread *next_or_idle(void)
 		if ((t = runq_pick()))
 			return t;
 		if (__green_timers_pending())
-			__green_timers_expire(__green_now());
+			__green_timers_expire(__green_now(), 0);
 		if ((t = runq_pick()))
 			return t;
 		if (!__green_timers_pending() && !__green_poll_waiters())
@@ -126,7 +132,7 @@ static struct green_thread *pick_next(void)
 	 * (one vDSO clock read), so sleepers wake on time even when the
 	 * other threads never leave the run queue empty. */
 	if (__green_timers_pending())
-		__green_timers_expire(__green_now());
+		__green_timers_expire(__green_now(), 0);
 	next = next_or_idle();
 	/* the thread that runs next may compute without a system call
 	 * while others wait for deadlines or descriptors: ticks watch them */
@@ -134,18 +140,18 @@ static struct green_thread *pick_next(void)
 	return next;
 }
 
-hidden int __green_wake_front;
-
-hidden void __green_ready(struct green_thread *t)
+/* Make t runnable: at the front of its level when front, else at its
+ * tail. */
+hidden void __green_ready(struct green_thread *t, int front)
 {
 	t->state = GS_RUNNABLE;
-	if (__green_wake_front) runq_push_front(t);
+	if (front) runq_push_front(t);
 	else runq_push(t);
 	if (!__green_ticking) __green_tick_arm();   /* two threads can run now */
 }
 
 /* Take t off whatever it waits on and make it runnable. */
-hidden void __green_wake(struct green_thread *t, int why)
+static inline void wake(struct green_thread *t, int why, int front)
 {
 	if (t->state != GS_BLOCKED) return;
 	if (t->q) __gq_remove(t);
@@ -153,17 +159,20 @@ hidden void __green_wake(struct green_thread *t, int why)
 	t->wake = why;
 	t->wait = GW_NONE;
 	t->wait_obj = 0;
-	__green_ready(t);
+	__green_ready(t, front);
+}
+
+hidden void __green_wake(struct green_thread *t, int why)
+{
+	wake(t, why, 0);
 }
 
 /* Wake t ahead of the threads already runnable at its level: a signal
- * for it is urgent (signal.c). */
+ * for it is urgent (signal.c), a deadline that passed at a tick too
+ * (tick.c). */
 hidden void __green_wake_first(struct green_thread *t, int why)
 {
-	int front = __green_wake_front;
-	__green_wake_front = 1;
-	__green_wake(t, why);
-	__green_wake_front = front;
+	wake(t, why, 1);
 }
 
 hidden int __green_block(void)
@@ -239,8 +248,7 @@ static inline void yield_done(void)
 {
 	green_pending_clear(GREEN_PEND_YIELD);
 	green_pending_clear(GREEN_PEND_SLICE);
-	green_barrier();
-	if (!--__green_np && __green_pending.any) __green_preempt_now();
+	green_section_end(__green_preempt_now);
 }
 
 hidden void __green_yield(void)
@@ -250,7 +258,7 @@ hidden void __green_yield(void)
 
 	GREEN_ENTER();
 	if (__green_timers_pending())
-		__green_timers_expire(__green_now());
+		__green_timers_expire(__green_now(), 0);
 	top = runq_top();
 	if (top >= green_level(self)) {   /* someone of its level or above */
 		self->state = GS_RUNNABLE;

@@ -14,7 +14,11 @@
 #include <semaphore.h>
 #include <errno.h>
 #include <limits.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "fdwait.h"
+#include "gconfig.h"
 
 struct gsem {
 	volatile int value;

@@ -7,7 +7,10 @@
  */
 #include <signal.h>
 #include <errno.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "lifecycle.h"
 #include "gsignal.h"
 
 hidden int __green_sigaction(int s, const struct sigaction *sa, struct sigaction *old)

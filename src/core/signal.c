@@ -64,7 +64,9 @@
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
 #include "gsignal.h"
 #include "runq.h"
 
@@ -362,7 +364,8 @@ static void dispatch_arrived(void)
 	green_np_down();
 }
 
-/* From the idle loop: dispatch what arrived while we waited. */
+/* From the idle loop and a section's end (preempt.c): dispatch what
+ * arrived meanwhile. */
 hidden void __green_sig_dispatch_arrived(void)
 {
 	if (!green_pending_take(GREEN_PEND_SIG)) return;
@@ -431,23 +434,6 @@ static void catcher(int s, siginfo_t *si, void *uc)
 hidden void __green_sig_sent(int s, siginfo_t *si, void *uc)
 {
 	catcher(s, si, uc);
-}
-
-hidden void __green_preempt_now(void)
-{
-	int yield, slice;
-
-	if (green_pending_take(GREEN_PEND_SIG)) dispatch_arrived();
-	if (green_pending_take(GREEN_PEND_POLL)) {
-		GREEN_ENTER();
-		__green_tick_check();
-		green_np_down();
-	}
-	yield = green_pending_take(GREEN_PEND_YIELD);
-	slice = green_pending_take(GREEN_PEND_SLICE);
-	if (yield || (slice && __green_tick_slice_over(1)))
-		__green_yield();
-	green_sig_check(__green_cur);
 }
 
 /* ---- start-up: from the kernel's state to the virtual one */

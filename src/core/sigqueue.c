@@ -25,9 +25,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include "green.h"
+#include "gthread.h"
+#include "gsignal.h"
 
-#define BIT(s) (1ULL << ((s) - 1))
 #define FIRST_RT 32
 #define CHUNK 256
 

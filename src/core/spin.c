@@ -7,7 +7,9 @@
  * POSIX permits) and a flag telling unlock somebody waits.
  */
 #include <errno.h>
-#include "green.h"
+#include "section.h"
+#include "addrwait.h"
+#include "gconfig.h"
 
 #define WAITERS 0x40000000
 

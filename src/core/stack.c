@@ -41,7 +41,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <errno.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gstack.h"
+#include "report.h"
+#include "gconfig.h"
 #include "gsignal.h"
 #include "valgrind-glue.h"
 

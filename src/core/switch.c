@@ -4,9 +4,15 @@
  * of exited detached threads.
  */
 #include <stddef.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "lifecycle.h"
+#include "gfork.h"
+#include "gstack.h"
 #include "switch.h"
 
-/* green.h keeps what a switch reads in the descriptor's first line */
+/* gthread.h keeps what a switch reads in the descriptor's first line */
 _Static_assert(offsetof(struct green_thread, sigpend) + sizeof(uint64_t) <= 64,
                "the fields a switch reads fit in the descriptor's first cache line");
 

@@ -18,7 +18,13 @@
 #ifndef GREEN_SWITCH_H
 #define GREEN_SWITCH_H
 
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "tick.h"
+#include "gsignal.h"
+#include "gstack.h"
+#include "cputime.h"
 
 /* Threads whose stacks could not be freed while they ran on them. */
 extern hidden struct green_thread *__green_reap_list;

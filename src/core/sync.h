@@ -5,7 +5,8 @@
 #ifndef GREEN_SYNC_H
 #define GREEN_SYNC_H
 
-#include "green.h"
+#include "gthread.h"
+#include "gfork.h"
 
 /* bits of musl's pthread_mutexattr_t.__attr, kept in gmutex.type */
 #define GM_ROBUST  4

@@ -17,7 +17,14 @@
 #include <string.h>
 #include <errno.h>
 #include <limits.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "lifecycle.h"
+#include "gsignal.h"
+#include "gstack.h"
+#include "report.h"
+#include "gconfig.h"
 #include "runq.h"
 
 hidden int __green_pid;
@@ -123,8 +130,7 @@ hidden void __green_thread_start(void *arg)
 	struct green_thread *self = arg;
 	__green_arch_fp_set(&self->fp);
 	__green_reap();
-	green_barrier();
-	if (!--__green_np && __green_pending.any) __green_preempt_now();
+	green_section_end(__green_preempt_now);
 	green_sig_check(self);
 	if (__green_can_unwind()) run_landing(self);
 	run(self);
@@ -204,7 +210,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 		            self->id, arg, self->id);
 	all_add(t);
 	__green_live++;
-	__green_ready(t);
+	__green_ready(t, 0);
 	*res = gp(t);
 	GREEN_LEAVE();
 	return 0;

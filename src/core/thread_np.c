@@ -8,6 +8,13 @@
 #include <sched.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "lifecycle.h"
+#include "addrwait.h"
+#include "cputime.h"
+#include "report.h"
 #include "runq.h"
 
 int pthread_setname_np(pthread_t p, const char *name)

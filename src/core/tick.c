@@ -115,7 +115,14 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/time.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "tick.h"
+#include "fdwait.h"
+#include "gstack.h"
+#include "cputime.h"
+#include "gconfig.h"
 #include "gsignal.h"
 #include "ktime.h"
 #include "runq.h"
@@ -198,10 +205,8 @@ hidden void __green_tick_check(void)
 	 * same connections are ready again at every tick, and front places
 	 * for them let them overtake, tick after tick, every thread already
 	 * runnable, which then never ran (docs/servers.md). */
-	__green_wake_front = 1;
 	if (__green_timers_pending())
-		__green_timers_expire(__green_now());
-	__green_wake_front = 0;
+		__green_timers_expire(__green_now(), 1);
 	__green_poll_check();
 }
 

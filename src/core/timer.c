@@ -16,7 +16,11 @@
 #include <errno.h>
 #include <time.h>
 #include <sys/mman.h>
-#include "green.h"
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "gfork.h"
+#include "gconfig.h"
 
 static struct green_thread **heap;
 hidden size_t __green_nheap;
@@ -183,10 +187,14 @@ hidden uint64_t __green_timer_next(void)
 	return heap_len ? heap[0]->deadline : GREEN_NO_DEADLINE;
 }
 
-hidden void __green_timers_expire(uint64_t now)
+/* Wake the threads whose deadline is now or past: ahead of their level
+ * when front (__green_wake_first), else at its tail. */
+hidden void __green_timers_expire(uint64_t now, int front)
 {
-	while (heap_len && heap[0]->deadline <= now)
-		__green_wake(heap[0], ETIMEDOUT);
+	while (heap_len && heap[0]->deadline <= now) {
+		if (front) __green_wake_first(heap[0], ETIMEDOUT);
+		else __green_wake(heap[0], ETIMEDOUT);
+	}
 }
 
 /* After fork the child keeps only its caller: forget everyone else. */

@@ -46,7 +46,8 @@
  * writing into glibc's private state: there green_tls_bytes() refuses
  * a program with a TLS segment at its first pthread_create (docs/ports.md).
  */
-#include "green.h"
+#include "gthread.h"
+#include "gstack.h"
 #include "valgrind-glue.h"
 
 hidden size_t __green_tls_bytes;     /* a thread's TCB and TLS block; 0 when shared */

@@ -27,7 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unwind.h>
-#include "green.h"
+#include "gthread.h"
+#include "lifecycle.h"
+#include "report.h"
 
 _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *, _Unwind_Stop_Fn, void *) __attribute__((__weak__));
 _Unwind_Word _Unwind_GetCFA(struct _Unwind_Context *) __attribute__((__weak__));

@@ -8,7 +8,7 @@
 #include <threads.h>
 #include <time.h>
 #include <stdint.h>
-#include "green.h"
+#include "seam.h"
 
 static int c11(int r)
 {

@@ -10,7 +10,9 @@
 #include <sys/auxv.h>
 #include <errno.h>
 #include <string.h>
-#include "green.h"
+#include "gthread.h"
+#include "gfork.h"
+#include "report.h"
 #include "sync.h"
 
 hidden long __green_syscall(long n, long a, long b, long c, long d, long e, long f)

@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <errno.h>
-#include "green.h"
+#include "lifecycle.h"
 
 int pthread_sigqueue(pthread_t t, int sig, const union sigval value)
 {

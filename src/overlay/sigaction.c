@@ -5,7 +5,7 @@
  */
 #include <signal.h>
 #include <errno.h>
-#include "green.h"
+#include "gthread.h"
 #include "gsignal.h"
 
 int sigaction(int sig, const struct sigaction *restrict sa, struct sigaction *restrict old)

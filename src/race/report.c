@@ -31,6 +31,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "race.h"
+#include "../core/lifecycle.h"
+#include "../core/report.h"
+#include "../core/gconfig.h"
 
 hidden int __race_nreports;
 hidden void __green_explore_where(uint64_t *steps, uint64_t *hash);

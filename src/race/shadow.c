@@ -26,6 +26,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "race.h"
+#include "../core/gstack.h"
+#include "../core/report.h"
 
 #define REGION_SHIFT 30
 #define NREGION (1u << (47 - REGION_SHIFT))

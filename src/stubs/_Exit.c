@@ -6,7 +6,8 @@
  * memory until it execs or gives up.  Otherwise musl's two calls.
  */
 #include <stdlib.h>
-#include "green.h"
+#include "gconfig.h"
+#include "lifecycle.h"
 
 _Noreturn void _Exit(int ec)
 {

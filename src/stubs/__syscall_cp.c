@@ -17,7 +17,10 @@
  * handling wakes waiters and ends in a scheduling point, and a switch
  * there would run another green thread in the child process.
  */
-#include "green-sys.h"
+#include "gthread.h"
+#include "gsched.h"
+#include "lifecycle.h"
+#include "../sysio/sysio.h"
 
 long (__syscall_cp)(syscall_arg_t nr, syscall_arg_t u, syscall_arg_t v, syscall_arg_t w,
                     syscall_arg_t x, syscall_arg_t y, syscall_arg_t z)

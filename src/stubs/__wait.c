@@ -1,7 +1,9 @@
 /*
  * __wait.c — musl's internal "wait while *addr == val".
  */
-#include "green.h"
+#include "gthread.h"
+#include "gsched.h"
+#include "addrwait.h"
 
 void __wait(volatile int *addr, volatile int *waiters, int val, int priv)
 {

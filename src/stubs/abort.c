@@ -5,7 +5,8 @@
  */
 #include <stdlib.h>
 #include <signal.h>
-#include "green.h"
+#include "gsignal.h"
+#include "gconfig.h"
 
 _Noreturn void abort(void)
 {

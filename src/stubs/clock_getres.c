@@ -6,7 +6,8 @@
  */
 #include <time.h>
 #include <errno.h>
-#include "green.h"
+#include "ptimer.h"
+#include "cputime.h"
 
 int GREEN_REAL_T64(clock_getres, __clock_getres_time64)(clockid_t, struct timespec *);
 

@@ -7,12 +7,14 @@
  * are replaced to call it (src/stubs/time.c, timespec_get.c).  musl's member stays
  * (its vDSO lookup is static to it): green-cc links green mode with
  * --wrap=clock_gettime (tools/mkspecs.sh; --wrap=__clock_gettime64 on
- * 32-bit ports, GREEN_WRAP_T64 in green.h), so the program's calls come
+ * 32-bit ports, GREEN_WRAP_T64 in ptimer.h), so the program's calls come
  * here first; musl's own callers use __clock_gettime and are unaffected.
  */
 #include <time.h>
 #include <errno.h>
-#include "green.h"
+#include "ptimer.h"
+#include "cputime.h"
+#include "gconfig.h"
 
 int GREEN_REAL_T64(clock_gettime, __clock_gettime64)(clockid_t, struct timespec *);
 

@@ -6,7 +6,8 @@
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
-#include "green.h"
+#include "gthread.h"
+#include "fdwait.h"
 
 int dup2(int old, int new)
 {

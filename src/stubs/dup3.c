@@ -8,7 +8,8 @@
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
-#include "green.h"
+#include "gthread.h"
+#include "fdwait.h"
 
 /* The kernel's part.  dup3 only when close-on-exec is asked for (and
  * the kernel has it), else dup2 and an fcntl.  EBUSY means another

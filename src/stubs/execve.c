@@ -5,7 +5,8 @@
  */
 #include <unistd.h>
 #include <signal.h>
-#include "green.h"
+#include "gthread.h"
+#include "lifecycle.h"
 #include "gsignal.h"
 
 int execve(const char *path, char *const argv[], char *const envp[])

@@ -6,7 +6,7 @@
  */
 #include <fcntl.h>
 #include <stdarg.h>
-#include "green.h"
+#include "fdwait.h"
 
 int __real_fcntl(int, int, ...);
 

@@ -3,6 +3,7 @@
  * descriptor in a FILE.  Green makes the open through its dispatch, so
  * opening a FIFO parks only the caller until the other end opens.
  */
+#include "fdwait.h"
 #include "stdio_impl.h"
 #include <fcntl.h>
 #include <errno.h>

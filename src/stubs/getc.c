@@ -1,4 +1,5 @@
 /* getc.c — getc (and its _IO_getc alias) with a green FILE lock. */
+#include "seam.h"
 #include "stdio-lock.h"
 
 int getc(FILE *f)

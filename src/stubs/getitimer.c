@@ -1,6 +1,6 @@
 /* getitimer.c — the program's virtual ITIMER_REAL once threads exist. */
 #include <sys/time.h>
-#include "green.h"
+#include "gthread.h"
 #include "gsignal.h"
 #include "ktime.h"
 

@@ -6,7 +6,7 @@
  */
 #include <sys/ioctl.h>
 #include <stdarg.h>
-#include "green.h"
+#include "fdwait.h"
 
 int __real_ioctl(int, int, ...);
 

@@ -4,7 +4,6 @@
  * a no-preempt section on one kernel thread, so there is nothing to hold
  * off: these are no-ops by construction, not by omission.
  */
-#include "green.h"
 
 void __inhibit_ptc(void) { }
 void __acquire_ptc(void) { }

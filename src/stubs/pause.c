@@ -1,7 +1,7 @@
 /* pause.c — sigsuspend with the caller's own mask. */
 #include <signal.h>
 #include <unistd.h>
-#include "green.h"
+#include "gthread.h"
 
 int pause(void)
 {

@@ -2,7 +2,7 @@
  * until threads exist, the green thread's own afterwards (signal.c). */
 #include <signal.h>
 #include <errno.h>
-#include "green.h"
+#include "gthread.h"
 #include "gsignal.h"
 
 int pthread_sigmask(int how, const sigset_t *restrict set, sigset_t *restrict old)

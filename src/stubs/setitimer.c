@@ -3,7 +3,7 @@
  * ualarm() come through here. */
 #include <sys/time.h>
 #include <errno.h>
-#include "green.h"
+#include "gthread.h"
 #include "gsignal.h"
 #include "ktime.h"
 

@@ -16,7 +16,7 @@
 #include <signal.h>
 #include <string.h>
 #include <errno.h>
-#include "green.h"
+#include "gthread.h"
 #include "gsignal.h"
 #include "ksigaction.h"
 

@@ -1,6 +1,6 @@
 /* sigpending.c — pending for the calling thread or the process. */
 #include <signal.h>
-#include "green.h"
+#include "gthread.h"
 #include "gsignal.h"
 
 int sigpending(sigset_t *set)

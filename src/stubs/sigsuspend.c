@@ -1,6 +1,6 @@
 /* sigsuspend.c — parks only the caller until one of its handlers runs. */
 #include <signal.h>
-#include "green.h"
+#include "gthread.h"
 #include "gsignal.h"
 
 int sigsuspend(const sigset_t *mask)

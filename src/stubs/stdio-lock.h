@@ -11,7 +11,7 @@
 #define GREEN_STDIO_LOCK_H
 
 #include "stdio_impl.h"
-#include "green.h"
+#include "pthread_impl.h"
 
 static inline int green_needs_lock(FILE *f)
 {

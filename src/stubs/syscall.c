@@ -14,7 +14,7 @@
 #include <stdarg.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
-#include "green.h"
+#include "fdwait.h"
 
 #undef syscall
 

@@ -6,7 +6,7 @@
  * path, behind one load and a branch.
  */
 #include <time.h>
-#include "green.h"
+#include "gconfig.h"
 
 time_t time(time_t *t)
 {

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <errno.h>
 #include <signal.h>
-#include "green.h"
+#include "ptimer.h"
 
 int __real_timer_create(clockid_t, struct sigevent *restrict, timer_t *restrict);
 

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <errno.h>
 #include <signal.h>
-#include "green.h"
+#include "ptimer.h"
 
 int __real_timer_delete(timer_t);
 

@@ -1,14 +1,14 @@
 /*
  * timer_settime — arms or disarms a timer, one-shot or periodic.
  * green-cc links green mode with --wrap=timer_settime (tools/mkspecs.sh;
- * --wrap=__timer_settime64 on 32-bit ports, GREEN_WRAP_T64 in green.h):
+ * --wrap=__timer_settime64 on 32-bit ports, GREEN_WRAP_T64 in ptimer.h):
  * green's SIGEV_THREAD timers (src/core/posix_timer.c) are handled
  * here, kernel timers by musl's timer_settime.
  */
 #include <time.h>
 #include <errno.h>
 #include <signal.h>
-#include "green.h"
+#include "ptimer.h"
 
 int GREEN_REAL_T64(timer_settime, __timer_settime64)(timer_t, int, const struct itimerspec *restrict, struct itimerspec *restrict);
 

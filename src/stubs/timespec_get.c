@@ -3,7 +3,7 @@
  * the virtual wall clock (src/core/explore.c); otherwise musl's path.
  */
 #include <time.h>
-#include "green.h"
+#include "gconfig.h"
 
 int timespec_get(struct timespec *ts, int base)
 {

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <sys/resource.h>
 #include <string.h>
+#include "seam.h"
 #include "green-sys.h"
 
 struct kernel_rusage {

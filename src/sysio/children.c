@@ -4,6 +4,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include "gthread.h"
+#include "gsched.h"
+#include "fdwait.h"
 #include "sysio.h"
 
 /* ---- children */

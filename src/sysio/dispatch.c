@@ -14,6 +14,8 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include "tick.h"
+#include "fdwait.h"
 #include "sysio.h"
 
 int __clock_nanosleep(clockid_t, int, const struct timespec *, struct timespec *);

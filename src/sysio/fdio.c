@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include "gthread.h"
+#include "section.h"
+#include "gsched.h"
+#include "fdwait.h"
 #include "sysio.h"
 
 #ifndef RWF_NOWAIT

@@ -9,6 +9,9 @@
 #include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/sem.h>
+#include "gthread.h"
+#include "gsched.h"
+#include "fdwait.h"
 #include "sysio.h"
 
 /* ---- polled: call the non-blocking form until it no longer would block */

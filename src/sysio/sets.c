@@ -7,6 +7,9 @@
 #include <signal.h>
 #include <string.h>
 #include <stdlib.h>
+#include "gthread.h"
+#include "gsched.h"
+#include "fdwait.h"
 #include "sysio.h"
 
 /* ---- the program's own sets: zero-timeout checks around a set wait */

@@ -25,7 +25,8 @@
 #include <stdint.h>
 #include <time.h>
 #include <sys/uio.h>
-#include "green.h"
+#include "gthread.h"
+#include "gsched.h"
 
 #define LOCAL_IOV 16
 

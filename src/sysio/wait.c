@@ -5,6 +5,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include "gthread.h"
+#include "gsched.h"
+#include "fdwait.h"
+#include "gsignal.h"
 #include "sysio.h"
 
 /* A core wait ended: 0 to try again, or the -errno the call returns. */

@@ -1,0 +1,69 @@
+/*
+ * gsched.h — the scheduler: blocking, waking and yielding (sched.c),
+ * wait queues (queue.c), the switch (switch.c), deadlines and the timer
+ * heap (timer.c), and waits that are cancellation points (cancel.c).
+ * The run queue is runq.h.
+ */
+#ifndef GREEN_GSCHED_H
+#define GREEN_GSCHED_H
+#include "gthread.h"
+
+/* ---- scheduler (sched.c) */
+hidden void __green_init(void);                 /* lazy, idempotent */
+hidden int __green_block(void);                 /* current must already be queued/marked */
+hidden void __green_yield(void);
+extern hidden int __green_kernel_rt;             /* sched.c: the kernel policy is real-time (-1: not known yet) */
+hidden void __green_ready(struct green_thread *, int front);   /* front: ahead of its level */
+hidden void __green_wake(struct green_thread *, int why);
+hidden void __green_wake_first(struct green_thread *, int why);   /* ahead of its level */
+hidden _Noreturn void __green_exit_switch(void);
+hidden int __green_wait(struct gq *, enum gwait, const void *obj, uint64_t deadline);
+hidden int __green_wait_first(struct gq *, enum gwait, const void *obj, uint64_t deadline);
+hidden void __green_unpreempted(void (*func)(void *), void *ctx);
+hidden void __green_deadlock(void);
+
+/* ---- queue helpers (queue.c) */
+hidden void __gq_push(struct gq *, struct green_thread *);
+hidden void __gq_push_first(struct gq *, struct green_thread *);
+hidden struct green_thread *__gq_pop(struct gq *);
+hidden void __gq_remove(struct green_thread *);
+static inline int gq_empty(const struct gq *q) { return !q->head; }
+
+/* ---- switch (switch.c) */
+hidden void __green_switch(struct green_thread *from, struct green_thread *to);
+hidden void __green_reap(void);
+hidden void __green_reap_later(struct green_thread *);
+
+/* ---- time (timer.c) */
+#define GREEN_NO_DEADLINE UINT64_MAX
+hidden uint64_t __green_now(void);              /* the deadline clock: virtual under GREEN_SCHED */
+hidden uint64_t __green_real_now(void);         /* CLOCK_MONOTONIC, always real */
+hidden uint64_t __green_deadline(clockid_t, const struct timespec *abs, int *err);
+hidden uint64_t __green_deadline_rel(const struct timespec *rel);
+hidden int __green_sleep(uint64_t deadline, uint64_t *left);   /* 0 or EINTR */
+hidden void __green_timer_add(struct green_thread *, uint64_t deadline);
+hidden void __green_timer_del(struct green_thread *);
+extern hidden size_t __green_nheap;
+static inline int __green_timers_pending(void) { return __green_nheap != 0; }
+hidden uint64_t __green_timer_next(void);
+hidden void __green_timers_expire(uint64_t now, int front);
+
+/* ---- cancellation points (cancel.c) */
+hidden void __green_cancel_point(void);         /* acts on a pending cancel */
+/*
+ * A wait that is a cancellation point: the thread is marked for its
+ * length, so that pthread_cancel ends it with ECANCELED (cancel.c,
+ * sched.c); the caller acts on that with __green_cancel_point once it
+ * has left its no-preempt section.  With cp 0 it is an ordinary wait.
+ * Every such wait in the library is written with this.
+ */
+#define GREEN_CP_WAIT(cp, wait) __extension__ ({ \
+	struct green_thread *cpw_self_ = __green_cur; \
+	int cpw_on_ = (cp), cpw_r_; \
+	if (cpw_on_) cpw_self_->canceling = 1; \
+	cpw_r_ = (wait); \
+	if (cpw_on_) cpw_self_->canceling = 0; \
+	cpw_r_; })
+hidden void __green_cancel_async(struct green_thread *); /* after a switch: asynchronous cancel */
+
+#endif

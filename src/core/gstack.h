@@ -1,0 +1,34 @@
+/*
+ * gstack.h — a thread's memory: separate stacks (stack.c), copied stacks
+ * (copied.c), thread control blocks (tls.c), and GREEN_DEBUG's quarantine
+ * of released memory (quarantine.c).
+ */
+#ifndef GREEN_GSTACK_H
+#define GREEN_GSTACK_H
+#include "gthread.h"
+
+/* ---- stacks (stack.c) */
+hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *err);
+hidden struct green_thread *__green_stack_adopt(void *addr, size_t size, int *err);
+hidden void __green_stack_free(struct green_thread *);
+hidden void __green_guard_init(void);
+hidden int __green_on_altstack(void);           /* stack.c: running on the SIGSEGV handler's stack */
+
+/* ---- copied stacks (copied.c) */
+extern hidden struct green_thread *__green_region_owner;
+extern hidden char *__green_region_lo, *__green_region_top;
+hidden void __green_copied_switch(struct green_thread *from, struct green_thread *to);
+hidden struct green_thread *__green_copied_alloc(size_t size, int *err);
+hidden void __green_copied_free(struct green_thread *);
+hidden int __green_in_region(const void *);
+
+/* ---- thread control blocks (tls.c) */
+extern hidden size_t __green_tls_bytes;
+hidden int __green_tls_init(void);
+hidden void __green_tls_make(struct green_thread *, void *mem, struct green_thread *creator);
+
+/* ---- GREEN_DEBUG's quarantine of released memory (quarantine.c) */
+hidden int __green_quarantine(struct green_thread *, void *base, size_t len, const char *what);
+hidden int __green_quarantined(const void *addr, char *buf, size_t len);
+
+#endif

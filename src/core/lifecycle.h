@@ -1,0 +1,45 @@
+/*
+ * lifecycle.h — a thread's life: its start and exit (thread.c), the
+ * unwinding of pthread_exit (unwind.c), its keys (key.c), what its death
+ * does to robust mutexes, the registry of live pthread_t values
+ * (registry.c), and posix_spawn's vfork child.
+ */
+#ifndef GREEN_LIFECYCLE_H
+#define GREEN_LIFECYCLE_H
+#include "gthread.h"
+
+/* ---- threads (thread.c, key.c, unwind.c, registry.c) */
+hidden void __green_tsd_run_dtors(struct green_thread *);
+hidden void __green_thread_start(void *);       /* thread.c: a new thread's first code */
+/* where pthread_exit's unwinding lands: in a thread's start frame
+ * (thread.c), for the unwinder (unwind.c) */
+struct green_landing {
+	void *jb[5];                                /* __builtin_setjmp's */
+	_Alignas(16) unsigned char exc[64];         /* the unwinder's exception object */
+};
+hidden _Noreturn void __green_exit_rest(void);  /* thread.c: pthread_exit after its unwinding */
+hidden void __green_exit_unwind(struct green_thread *);   /* unwind.c: returns if it does not apply */
+hidden int __green_can_unwind(void);            /* unwind.c: the program links the C++ unwinder */
+hidden void __green_all_remove(struct green_thread *);  /* thread.c: off the list of all threads */
+hidden void __green_mutex_owner_died(struct green_thread *); /* robust mutexes of an exiting thread */
+hidden void __green_pmutex_owner_died(struct green_thread *); /* ... and its robust shared ones */
+hidden struct green_thread *__green_lookup(pthread_t);  /* registry.c */
+hidden int __green_registry_add(struct green_thread *);
+hidden void __green_registry_del(struct green_thread *);
+hidden void __green_registry_reset(struct green_thread *self);
+hidden int __green_sched_check(int policy, int prio);  /* thread_np.c: 0 or EINVAL */
+
+extern hidden int __green_pid;                   /* thread.c: to recognise a vfork child */
+/*
+ * Are we posix_spawn's vfork child, running on the parent's memory until
+ * it execs?  Only while the current thread is in its all-signals-blocked
+ * spawn section (kcrit) can we be, so the system call is made only then.
+ * Such a child must never switch green threads nor touch green's state:
+ * a thread switched to there would run in the child process.
+ */
+static inline int green_vfork_child(void)
+{
+	return __green_cur->kcrit && __syscall(SYS_getpid) != __green_pid;
+}
+
+#endif

@@ -1,0 +1,15 @@
+/*
+ * report.h — diagnostics (report.c): messages, and threads and waits
+ * described for people.
+ */
+#ifndef GREEN_REPORT_H
+#define GREEN_REPORT_H
+#include "gthread.h"
+
+/* ---- diagnostics (report.c) */
+hidden void __green_say(const char *fmt, ...);
+hidden void __green_describe(struct green_thread *, char *buf, size_t len);
+hidden const char *__green_name(struct green_thread *); /* report.c: "thread 3 (name)" */
+hidden const char *__green_wait_name(enum gwait);
+
+#endif
