@@ -258,6 +258,8 @@ struct green_thread {
 	void *save;
 	size_t save_len, save_cap;
 	unsigned char started;         /* a copied thread's first frame exists */
+	unsigned char hot;             /* its slot is mapped, its frames in place */
+	unsigned short hot_at;         /* its place in the ring of hot threads */
 	int rdlocks;                   /* read locks held (rwlock.c) */
 
 	/* Signals (signal.c; sigmask and sigpend are in the first line):
@@ -489,11 +491,13 @@ static inline int green_vfork_child(void)
 
 /* ---- copied stacks (copied.c) */
 extern hidden struct green_thread *__green_region_owner;
-extern hidden char *__green_region_lo, *__green_region_top;
 hidden void __green_copied_switch(struct green_thread *from, struct green_thread *to);
 hidden struct green_thread *__green_copied_alloc(size_t size, int *err);
+hidden size_t __green_copied_room(void);
 hidden void __green_copied_free(struct green_thread *);
 hidden int __green_in_region(const void *);
+hidden int __green_copied_fault(const char *, int *);
+hidden int __green_copied_touch(const long *, int);
 
 extern hidden unsigned long __green_nswitch;
 extern hidden unsigned long __green_accepted_turn;   /* __green_nswitch + 1 at the last accept (tick.c) */
@@ -696,6 +700,7 @@ struct green_config {
 	int stack_mode;      /* GREEN_STACKS */
 	long quantum_us;     /* GREEN_QUANTUM_MS, in microseconds */
 	size_t region_size;  /* GREEN_COPIED_REGION */
+	unsigned copied_hot; /* GREEN_COPIED_HOT */
 	int sched_mode;      /* GREEN_SCHED: GREEN_SCHED_* */
 	uint64_t sched_seed, sched_steps;
 	int sched_depth;
