@@ -153,6 +153,7 @@ struct node {
 };
 
 static struct node *list;
+static pthread_mutex_t list_m = PTHREAD_MUTEX_INITIALIZER;   /* pushes race under 1:1 */
 static int listed, walked;
 
 static void *lister(void *arg)
@@ -160,8 +161,10 @@ static void *lister(void *arg)
 	struct node n = { .value = (unsigned)(intptr_t)arg * 11 };
 	volatile char below[700];   /* frames below the node */
 	below[0] = 1;
+	pthread_mutex_lock(&list_m);
 	n.next = list;
 	list = &n;
+	pthread_mutex_unlock(&list_m);
 	__atomic_add_fetch(&listed, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&walked, __ATOMIC_ACQUIRE)) sched_yield();
 	return (void *)(intptr_t)(n.seen == n.value + 1 && below[0] == 1);
@@ -170,10 +173,12 @@ static void *lister(void *arg)
 static void *walker(void *arg)
 {
 	unsigned long sum = 0;
+	pthread_mutex_lock(&list_m);   /* for 1:1: every push is seen, with its node */
 	for (struct node *n = list; n; n = n->next) {
 		sum += n->value;
 		n->seen = n->value + 1;
 	}
+	pthread_mutex_unlock(&list_m);
 	return (void *)(uintptr_t)sum;
 }
 
