@@ -122,6 +122,22 @@ if expect_status "overflow-green wild" 139; then
 		sed 's/^/    | /' "$T/err"
 	fi
 fi
+# a copied thread's variable written by main while its owner is parked:
+# it lands (a slot per thread), or on a 32-bit CPU past the slots the
+# touch is named and the process dies
+run_env GREEN_STACKS=copied -- "$P/slotshare-green"
+if grep -q '^bits 64$' "$T/out"; then
+	expect_status "slotshare-green (64-bit)" 0 && grep -q '^ok$' "$T/out" &&
+		pass "slotshare-green: main's write reaches a parked copied thread's stack variable" ||
+		fail "slotshare-green: no 'ok'"
+elif expect_status "slotshare-green (32-bit)" 139; then
+	if grep -q '^green: thread 1 "slotshare-green" touched 0x[0-9a-f]*, in the copied stack slot shared by thread [0-9]' "$T/err"; then
+		pass "slotshare-green: a touch of a shared slot names main, the address and the threads sharing it"
+	else
+		fail "slotshare-green: no 'touched ... in the copied stack slot shared by' line"
+		sed 's/^/    | /' "$T/err"
+	fi
+fi
 
 # ---- exitmain: returning from main ends the process, blocked threads or not
 for m in green 1to1; do

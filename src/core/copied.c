@@ -53,6 +53,7 @@
  */
 #include <sys/mman.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
@@ -67,16 +68,22 @@
  * call (switch.h).  Null or hot. */
 hidden struct green_thread *__green_region_owner;
 
+struct slot {
+	struct green_thread *owner;             /* its thread; 0 if none, or shared */
+	unsigned n;                             /* threads given it and not freed */
+	unsigned char shared;                   /* n has been 2 or more */
+};
 struct chunk {
 	char *base;
 	unsigned used;                          /* slots handed out once */
-	struct green_thread *owner[];           /* CHUNK_SLOTS */
+	struct slot slot[];                     /* CHUNK_SLOTS */
 };
 static struct chunk **chunks;
 static unsigned nchunks, chunks_cap;
 static char **free_slot;                     /* slots given back, for reuse */
 static size_t nfree;
 static size_t slot_size, slot_guard;         /* usable = slot_size - slot_guard */
+static size_t nslots, slot_max, share_next;  /* slots reserved, the most, the next shared */
 static struct green_thread **hot;            /* the ring of hot threads */
 static unsigned hot_max, hand;
 
@@ -213,6 +220,57 @@ static void load(struct green_thread *t, struct green_thread *keep)
 	}
 }
 
+/*
+ * Shared slots (32-bit CPUs).  A slot per thread takes 2 MiB of address
+ * space: 4 GiB hold fewer than 2000.  Past SHARE_BUDGET of slots, a new
+ * copied thread is given a slot that other threads have (in turn), as
+ * every copied thread shared one region before slots.  A thread whose
+ * slot is shared is hot only while it runs: leaving it, it is evicted,
+ * on the scheduler context (a small stack of its own, since the slot is
+ * unmapped under the leaving thread, and the next one may be copied into
+ * the same addresses).  Another thread's touch of a shared slot cannot
+ * be told to be meant for one thread or another: it is named, with the
+ * threads whose live stacks cover the address, and the process dies
+ * (__green_copied_fault).
+ */
+#define SHARE_BUDGET ((size_t)1 << 30)   /* of address space, 32-bit */
+#define SCHED_STACK (64 * 1024)
+static void *sched_sp;                   /* the scheduler context, parked */
+static struct green_thread *xfer_from, *xfer_to;
+
+static void sched_loop(void *unused)
+{
+	for (;;) {
+		struct green_thread *f = xfer_from, *t = xfer_to;
+		if (f->hot) evict(f);
+		if (t->stack_mode == GREEN_STACK_COPIED) {
+			if (!t->hot) load(t, 0);
+			__green_region_owner = t;
+		}
+		__green_arch_switch(&sched_sp, t->sp);
+	}
+}
+
+static int sched_init(void)
+{
+	size_t guard = (GREEN_GUARD_DEFAULT + GREEN_PAGE_SIZE - 1) & -GREEN_PAGE_SIZE;
+	char *b = mmap(0, SCHED_STACK + guard, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (b == MAP_FAILED) return EAGAIN;
+	mprotect(b, guard, PROT_NONE);
+	GREEN_VG_STACK_REGISTER(b + guard, b + guard + SCHED_STACK);
+	sched_sp = __green_arch_make(b + guard + SCHED_STACK, sched_loop, 0);
+	return 0;
+}
+
+/* from (whose slot is shared) -> to: through the scheduler context. */
+hidden void __green_copied_leave(struct green_thread *from, struct green_thread *to)
+{
+	xfer_from = from;
+	xfer_to = to;
+	__green_arch_switch(&from->sp, sched_sp);
+}
+
 /* from -> to where to is a copied thread other than the owner. */
 hidden void __green_copied_switch(struct green_thread *from, struct green_thread *to)
 {
@@ -245,7 +303,7 @@ static int grow(void *array, size_t size, size_t have, size_t want)
 /* Reserve a chunk of slots (pthread_create). */
 static int chunk_add(void)
 {
-	size_t len = CHUNK_SLOTS * slot_size, rec = sizeof(struct chunk) + CHUNK_SLOTS * sizeof(void *);
+	size_t len = CHUNK_SLOTS * slot_size, rec = sizeof(struct chunk) + CHUNK_SLOTS * sizeof(struct slot);
 	struct chunk *c;
 	char *p;
 
@@ -270,10 +328,29 @@ static int chunk_add(void)
 	return 0;
 }
 
-/* A free slot for t: reused, or the next of the newest chunk. */
+/* The record of the slot at s. */
+static struct slot *rec_of(const char *s)
+{
+	for (unsigned i = 0; i < nchunks; i++) {
+		struct chunk *c = chunks[i];
+		if (s >= c->base && s < c->base + CHUNK_SLOTS * slot_size)
+			return &c->slot[(s - c->base) / slot_size];
+	}
+	return 0;
+}
+
+/* The k-th slot reserved. */
+static char *slot_at(size_t k)
+{
+	return chunks[k / CHUNK_SLOTS]->base + k % CHUNK_SLOTS * slot_size;
+}
+
+/* A slot for t: a free one, the next of the newest chunk, or (past the
+ * budget of a 32-bit CPU) one that other threads have too. */
 static char *slot_get(struct green_thread *t, int *err)
 {
 	struct chunk *c;
+	struct slot *r;
 	char *s;
 
 	if (!slot_size) {
@@ -285,32 +362,44 @@ static char *slot_get(struct green_thread *t, int *err)
 		if (!(hot = zmap(hot_max * sizeof *hot))) { *err = EAGAIN; return 0; }
 		slot_size = (__green_copied_room() + g + SLOT_ALIGN - 1) & -SLOT_ALIGN;
 		slot_guard = slot_size - __green_copied_room();
+		slot_max = GREEN_SLOT_SHARING ? SHARE_BUDGET / slot_size / CHUNK_SLOTS * CHUNK_SLOTS : (size_t)-1;
+		if (!slot_max) slot_max = CHUNK_SLOTS;
 	}
 	if (nfree) {
 		s = free_slot[--nfree];
-	} else {
+	} else if (nslots < slot_max) {
 		if ((!nchunks || chunks[nchunks - 1]->used == CHUNK_SLOTS) && (*err = chunk_add()))
 			return 0;
 		c = chunks[nchunks - 1];
 		s = c->base + c->used++ * slot_size;
+		nslots++;
 		GREEN_VG_STACK_REGISTER(s + slot_guard, s + slot_size);   /* for good */
+	} else {
+		if (!sched_sp && (*err = sched_init())) return 0;
+		s = slot_at(share_next);
+		share_next = (share_next + 1) % nslots;
 	}
-	for (unsigned i = 0; i < nchunks; i++) {
-		c = chunks[i];
-		if (s >= c->base && s < c->base + CHUNK_SLOTS * slot_size)
-			c->owner[(s - c->base) / slot_size] = t;
+	r = rec_of(s);
+	if (r->n && !r->shared) {   /* its one thread shares it from now on */
+		struct green_thread *o = r->owner;
+		r->shared = 1;
+		o->shared = 1;
+		if (o->hot && o != __green_cur) evict(o);
 	}
+	t->shared = r->shared;
+	r->owner = r->shared ? 0 : t;
+	r->n++;
 	return s;
 }
 
-/* The slot holding a, and where its owner is recorded; 0 if none. */
-static char *slot_of(const char *a, struct green_thread ***owner)
+/* The slot holding a, and its record; 0 if none. */
+static char *slot_of(const char *a, struct slot **rec)
 {
 	for (unsigned i = 0; i < nchunks; i++) {
 		struct chunk *c = chunks[i];
 		if (a >= c->base && a < c->base + CHUNK_SLOTS * slot_size) {
 			size_t k = (a - c->base) / slot_size;
-			*owner = &c->owner[k];
+			*rec = &c->slot[k];
 			return c->base + k * slot_size;
 		}
 	}
@@ -351,7 +440,7 @@ hidden struct green_thread *__green_copied_alloc(size_t size, int *err)
 
 hidden void __green_copied_free(struct green_thread *t)
 {
-	struct green_thread **owner;
+	struct slot *r;
 	char *s = t->map_base;
 
 	t->magic = 0;
@@ -361,8 +450,13 @@ hidden void __green_copied_free(struct green_thread *t)
 		slot_drop(s);
 	}
 	if (__green_region_owner == t) __green_region_owner = 0;
-	if (slot_of(s, &owner)) *owner = 0;
-	free_slot[nfree++] = s;
+	if (slot_of(s, &r)) {
+		if (r->owner == t) r->owner = 0;
+		if (!--r->n) {
+			r->shared = 0;
+			free_slot[nfree++] = s;
+		}
+	}
 	area_put(t->save, t->save_cap);
 	GREEN_LEAVE();
 	free(t->tsd);
@@ -379,8 +473,8 @@ hidden size_t __green_copied_room(void)
 /* Is p in the stack of a copied thread? */
 hidden int __green_in_region(const void *p)
 {
-	struct green_thread **owner;
-	return slot_of(p, &owner) != 0;
+	struct slot *r;
+	return slot_of(p, &r) != 0;
 }
 
 /*
@@ -390,18 +484,56 @@ hidden int __green_in_region(const void *p)
  */
 hidden int __green_copied_touch(const long *arg, int n)
 {
-	struct green_thread **owner, *t;
+	struct green_thread *t;
+	struct slot *r;
 	int loaded = 0;
 
 	GREEN_ENTER();
 	for (int i = 0; i < n; i++) {
-		if (!slot_of((const char *)arg[i], &owner) || !(t = *owner)) continue;
+		if (!slot_of((const char *)arg[i], &r) || !(t = r->owner)) continue;
 		if (t->magic != GREEN_MAGIC || t->hot || (const char *)arg[i] < (char *)t->stack_lo) continue;
 		load(t, 0);
 		loaded = 1;
 	}
 	GREEN_LEAVE();
 	return loaded;
+}
+
+/* A fault in a shared slot (32-bit CPUs): the running thread's overflow,
+ * or a touch that cannot be told whose it is; named, never loaded. */
+static int shared_fault(const char *s, const char *a, int *named)
+{
+	struct green_thread *t, *me = __green_cur;
+	char buf[80], who[400];
+	size_t len = 0, k = 0;
+
+	__green_describe(me, buf, sizeof buf);
+	*named = 1;
+	if (a < s + slot_guard) {
+		__green_say("green: %s overflowed its copied stack of %zu bytes "
+		            "(fault at %p; GREEN_COPIED_REGION sets its size)\n",
+		            buf, slot_size - slot_guard, (const void *)a);
+		return 0;
+	}
+	who[0] = 0;
+	for (t = __green_all; t; t = t->all_next) {
+		char *sp = (char *)t->sp + GREEN_ARCH_STACK_BIAS;
+		if (t == me || t->stack_mode != GREEN_STACK_COPIED || t->map_base != s ||
+		    t->state == GS_EXITED || !t->started || a < sp)
+			continue;
+		if (k++ < 4 && len + 100 < sizeof who) {
+			len += snprintf(who + len, sizeof who - len, "%s", len ? ", " : "");
+			__green_describe(t, who + len, sizeof who - len);
+			len += strlen(who + len);
+		}
+	}
+	if (k > 4) snprintf(who + len, sizeof who - len, " and %zu more", k - 4);
+	__green_say("green: %s touched %p, in the copied stack slot shared by %s: "
+	            "with more than %zu copied threads at once a 32-bit process "
+	            "shares slots, and their stacks cannot be reached from another "
+	            "thread (docs/stacks.md)\n",
+	            buf, (const void *)a, k ? who : "no live frames", slot_max);
+	return 0;
 }
 
 /*
@@ -411,12 +543,14 @@ hidden int __green_copied_touch(const long *arg, int n)
  */
 hidden int __green_copied_fault(const char *a, int *named)
 {
-	struct green_thread **owner, *t;
-	char *s = slot_of(a, &owner), buf[80], buf2[80];
+	struct green_thread *t;
+	struct slot *r;
+	char *s = slot_of(a, &r), buf[80], buf2[80];
 
 	if (!s || __syscall(SYS_gettid) != __green_pid)
 		return 0;   /* not a slot, or a kernel thread of the library's own (aio) */
-	t = *owner;
+	if (r->shared) return shared_fault(s, a, named);
+	t = r->owner;
 	__green_describe(__green_cur, buf, sizeof buf);
 	if (!t || t->magic != GREEN_MAGIC) {
 		__green_say("green: %s touched %p, in the copied stack of a thread that has exited\n",

@@ -260,6 +260,7 @@ struct green_thread {
 	unsigned char started;         /* a copied thread's first frame exists */
 	unsigned char hot;             /* its slot is mapped, its frames in place */
 	unsigned short hot_at;         /* its place in the ring of hot threads */
+	unsigned char shared;          /* its slot has had another thread (32-bit: copied.c) */
 	int rdlocks;                   /* read locks held (rwlock.c) */
 
 	/* Signals (signal.c; sigmask and sigpend are in the first line):
@@ -498,6 +499,10 @@ hidden void __green_copied_free(struct green_thread *);
 hidden int __green_in_region(const void *);
 hidden int __green_copied_fault(const char *, int *);
 hidden int __green_copied_touch(const long *, int);
+/* 32-bit CPUs only: past the address space a slot per thread would take,
+ * copied threads share slots, and one leaves its slot at every switch. */
+#define GREEN_SLOT_SHARING (UINTPTR_MAX == 0xffffffffu)
+hidden void __green_copied_leave(struct green_thread *from, struct green_thread *to);
 
 extern hidden unsigned long __green_nswitch;
 extern hidden unsigned long __green_accepted_turn;   /* __green_nswitch + 1 at the last accept (tick.c) */
