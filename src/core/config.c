@@ -8,6 +8,7 @@
  *   GREEN_COPIED_REGION  how deep a copied thread's stack may grow,
  *                      bytes; K/M suffix
  *   GREEN_COPIED_HOT   how many copied threads keep their stacks mapped
+ *                      (fixed; unset, the hot set grows: copied.c)
  *   GREEN_SCHED        random:SEED | pct:SEED[:DEPTH[:STEPS]]: seeded
  *                      schedules (explore.c); turns the tick off
  *   GREEN_AIO          ring | threads: how POSIX AIO does its I/O (aio.c)

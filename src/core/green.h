@@ -499,6 +499,7 @@ hidden void __green_copied_free(struct green_thread *);
 hidden int __green_in_region(const void *);
 hidden int __green_copied_fault(const char *, int *);
 hidden int __green_copied_touch(const long *, int);
+hidden size_t __green_next_colour(void);   /* stack.c */
 /* 32-bit CPUs only: past the address space a slot per thread would take,
  * copied threads share slots, and one leaves its slot at every switch. */
 #define GREEN_SLOT_SHARING (UINTPTR_MAX == 0xffffffffu)

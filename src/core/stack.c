@@ -87,7 +87,7 @@ static size_t top_bytes(void)
  * spacings of consecutive mappings it gave 64 threads only 4 to 15
  * colours.)  A cached mapping takes the next colour like a new one:
  * COLOUR_ROOM is there for any of them. */
-static size_t next_colour(void)
+hidden size_t __green_next_colour(void)
 {
 	static unsigned turn;
 	return (size_t)(turn++ % (COLOUR_SPAN / COLOUR_LINE)) * COLOUR_LINE;
@@ -144,7 +144,7 @@ hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *
 		}
 		vg_id = GREEN_VG_STACK_REGISTER((char *)base + guard, (char *)base + total);
 	}
-	t = carve((char *)base + guard, size - next_colour());
+	t = carve((char *)base + guard, size - __green_next_colour());
 	t->map_base = base;
 	t->map_size = total;
 	t->guard_size = guard;
