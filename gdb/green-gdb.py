@@ -314,16 +314,17 @@ def describe_deadline(ns):
 # ---------------------------------------------------------------- copied stacks
 
 def copied_stack_image(t):
-    """(address, bytes) to lay over the shared stack to show copied thread t.
+    """(address, bytes) to lay over its stack to show copied thread t.
 
-    A parked thread with a copied stack keeps its frames in a save area;
-    they belong at `address` on the shared stack, where the running
-    thread's frames are.  While the thread is shown the extension writes
-    `bytes` there (live process only) and restores the original bytes
-    afterwards (Selection.release).  src/core/debug.c exports where the
-    copy is (thread.copy_buf, thread.copy_len) and where it belongs
-    (thread.copy_at); (None, None) for the thread that still owns the
-    region."""
+    A parked cold thread with a copied stack keeps its frames in a save
+    area; they belong at `address` on its own stack, unmapped while it is
+    cold (or, with an older library, on the one region all copied threads
+    shared).  While the thread is shown the extension writes `bytes`
+    there (live process only) and restores the original bytes afterwards
+    (Selection.release).  src/core/debug.c exports where the copy is
+    (thread.copy_buf, thread.copy_len) and where it belongs
+    (thread.copy_at); (None, None) for a hot thread (thread.hot), whose
+    frames are in place, or the owner of an older library's region."""
     lay = t.lay
     need = ("thread.copy_buf", "thread.copy_len", "thread.copy_at")
     if not all(lay.has(n) for n in need):
@@ -333,7 +334,10 @@ def copied_stack_image(t):
     if not _live():
         raise gdb.GdbError("green: a parked copied-stack thread can only be shown "
                            "in a live process")
-    if lay.has("addr.region_owner") and lay.ptr(lay.value("addr.region_owner")) == t.addr:
+    if lay.has("thread.hot"):
+        if lay.field(t.addr, "thread.hot"):
+            return None, None   # its stack is mapped, its frames in place
+    elif lay.has("addr.region_owner") and lay.ptr(lay.value("addr.region_owner")) == t.addr:
         return None, None   # its frames are still in place on the region
     buf = lay.field(t.addr, "thread.copy_buf")
     n = lay.field(t.addr, "thread.copy_len")

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Copied stacks under valgrind memcheck, in one process, time-sliced:
-# copying stacks in and out must not upset memcheck.
+# copying stacks in and out must not upset memcheck.  (Under valgrind no
+# copied stack is unmapped while parked: docs/stacks.md.)
 . "$GREEN_SRC/tests/lib.sh"
 [ -z "$GREEN_RUN" ] || { echo "valgrind cannot run a cross build under $GREEN_RUN"; exit 77; }
 [ -n "$VALGRIND" ] || { echo "valgrind not installed"; exit 77; }

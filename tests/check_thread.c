@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 /* ---- helpers */
 
@@ -449,7 +450,7 @@ START_TEST(stacks_coloured)
 	int distinct = 0;
 	const char *mode = getenv("GREEN_STACKS");
 
-	if (mode && !strcmp(mode, "copied")) return;   /* one region for all */
+	if (mode && !strcmp(mode, "copied")) return;   /* copied stacks are slots, not coloured */
 	ck_assert_int_eq(pthread_barrier_init(&colour_bar, 0, COLOURED + 1), 0);
 	for (int i = 0; i < COLOURED; i++) SPAWN(&t[i], colour_body, &local[i]);
 	pthread_barrier_wait(&colour_bar);
@@ -508,6 +509,130 @@ START_TEST(getattr_np_echo)
 	ck_assert_uint_eq(p.stacksize, PTHREAD_STACK_MIN);
 	ck_assert_uint_eq(p.top, (uintptr_t)stack + PTHREAD_STACK_MIN);
 	free(stack);
+}
+END_TEST
+
+/* A stack deeper than the copied region (1 MiB unless GREEN_COPIED_REGION
+ * says otherwise; 8 MiB here) asked for with pthread_attr_setstacksize:
+ * the thread is created, has the stack it asked for and can use it — with
+ * GREEN_STACKS=copied it gets a separate stack (docs/stacks.md) rather
+ * than EINVAL. */
+enum { DEEP_STACK = 8 << 20, DEEP_USE = 3 << 20 };
+
+static void *deep_body(void *arg)
+{
+	struct attr_probe *p = arg;
+	volatile char big[DEEP_USE];
+	big[0] = 1;
+	big[DEEP_USE - 1] = 2;
+	attr_body(p);
+	return (void *)(intptr_t)(big[0] + big[DEEP_USE - 1]);
+}
+
+START_TEST(deep_stack)
+{
+	struct attr_probe p = { 0 };
+	pthread_attr_t a;
+	pthread_t t;
+	void *res;
+
+	pthread_attr_init(&a);
+	ck_assert_int_eq(pthread_attr_setstacksize(&a, DEEP_STACK), 0);
+	ck_assert_int_eq(pthread_create(&t, &a, deep_body, &p), 0);
+	pthread_attr_destroy(&a);
+	JOIN(t, &res);
+	ck_assert_int_eq((int)(intptr_t)res, 3);
+	ck_assert_int_eq(p.r, 0);
+	ck_assert_uint_ge(p.stacksize, DEEP_STACK);
+	ck_assert_uint_lt(p.local, p.top);
+	ck_assert_uint_ge(p.local, p.top - p.stacksize);
+}
+END_TEST
+
+/* Green: copied mode named in the attribute with a stack deeper than the
+ * region is refused, as docs/man/pthread_attr_setstackmode_np.md says. */
+START_TEST(deep_stack_named_copied)
+{
+	pthread_attr_t a;
+	pthread_t t;
+
+	pthread_attr_init(&a);
+	ck_assert_int_eq(pthread_attr_setstackmode_np(&a, PTHREAD_STACK_COPIED_NP), 0);
+	ck_assert_int_eq(pthread_attr_setstacksize(&a, (size_t)64 << 20), 0);   /* deeper than the region */
+	ck_assert_int_eq(pthread_create(&t, &a, noop, 0), EINVAL);
+	pthread_attr_destroy(&a);
+}
+END_TEST
+
+/* fork from a thread while others are parked (with copied stacks their
+ * live stacks are in save areas, the forker's in the region): the child
+ * finds the forker's locals intact and runs a thread of its own; the
+ * parent's parked threads find theirs intact afterwards. */
+static struct gate fork_gate = GATE_INIT;
+static int fork_parked;
+
+static void *fork_parker(void *arg)
+{
+	char mine[1500];
+	int fill = (int)(intptr_t)arg;
+	memset(mine, fill, sizeof mine);
+	__atomic_add_fetch(&fork_parked, 1, __ATOMIC_RELEASE);
+	gate_wait(&fork_gate);
+	for (size_t i = 0; i < sizeof mine; i++)
+		if (mine[i] != (char)fill) return (void *)1;
+	return 0;
+}
+
+static void *fork_child_body(void *arg)
+{
+	volatile char b[800];
+	memset((char *)b, 5, sizeof b);
+	return (void *)(intptr_t)(b[3] + (intptr_t)arg);
+}
+
+static int fork_mine_ok(const volatile char *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (m[i] != 0x5a) return 0;
+	return 1;
+}
+
+static void *fork_forker(void *arg)
+{
+	volatile char mine[3000];
+	int st;
+	pid_t pid;
+
+	memset((char *)mine, 0x5a, sizeof mine);
+	wait_for(&fork_parked, 3);
+	pid = fork();
+	if (pid == 0) {
+		pthread_t t;
+		void *r;
+		if (!fork_mine_ok(mine, sizeof mine)) _exit(2);
+		if (pthread_create(&t, 0, fork_child_body, (void *)10)) _exit(3);
+		if (pthread_join(t, &r) || (intptr_t)r != 15) _exit(4);
+		_exit(fork_mine_ok(mine, sizeof mine) ? 0 : 5);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid) return (void *)6;
+	if (!fork_mine_ok(mine, sizeof mine)) return (void *)7;
+	return (void *)(intptr_t)(WIFEXITED(st) ? WEXITSTATUS(st) : 100 + WTERMSIG(st));
+}
+
+START_TEST(fork_while_parked)
+{
+	pthread_t p[3], f;
+	void *r;
+
+	for (intptr_t i = 0; i < 3; i++) SPAWN(&p[i], fork_parker, (void *)(i + 1));
+	SPAWN(&f, fork_forker, 0);
+	JOIN(f, &r);
+	ck_assert_int_eq((int)(intptr_t)r, 0);
+	gate_open(&fork_gate);
+	for (int i = 0; i < 3; i++) {
+		JOIN(p[i], &r);
+		ck_assert_ptr_null(r);
+	}
 }
 END_TEST
 
@@ -704,7 +829,10 @@ Suite *suite_thread(void)
 	tcase_add_test(tc, names);
 	tcase_add_test(tc, getattr_np);
 	tcase_add_test(tc, user_stack);
+	tcase_add_test(tc, deep_stack);
+	tcase_add_test(tc, fork_while_parked);
 	if (GREEN_MODE) {
+		tcase_add_test(tc, deep_stack_named_copied);
 		/* musl 1:1 hangs or crashes on these, or needs privilege */
 		tcase_add_test(tc, join_self);
 		tcase_add_test(tc, join_each_other);

@@ -72,6 +72,27 @@ if [ -n "$STRACE" ]; then
 else
 	echo "SKIP: nothreads under strace (strace not installed)"
 fi
+# copied stacks: 2000 threads take turns, 10 rounds, more than the 1024
+# hot stacks the hot set starts with; it grows to hold them, so loads
+# (an mprotect or mremap each) stop; fixed at 1024 (GREEN_COPIED_HOT),
+# every switch loads one
+if [ -n "$STRACE" ]; then
+	for hot in grows 1024; do
+		kv="GREEN_STACKS=copied GREEN_QUANTUM_MS=0"
+		[ $hot = grows ] || kv="$kv GREEN_COPIED_HOT=$hot"
+		$TO env $kv $STRACE -qq -e trace=mprotect,mremap -o "$T/hot" "$P/hotring-green" 2000 10 >"$T/out" 2>"$T/err"
+		st=$? n=$(grep -c . "$T/hot")
+		expect_status "hotring-green ($hot)" 0 || continue
+		if [ $hot = grows ] && [ "$n" -lt 6000 ]; then
+			pass "hotring-green: the hot set grows to the 2000 threads taking turns ($n loads in 20000 switches)"
+		elif [ $hot = 1024 ] && [ "$n" -gt 20000 ]; then
+			pass "hotring-green: a hot set fixed at 1024 loads at every switch of 2000 threads ($n loads)"
+		else
+			fail "hotring-green ($hot): $n loads in 20000 switches"
+		fi
+		out_is "hotring-green ($hot): every thread's stack intact" ok
+	done
+fi
 
 # ---- deadlock: reported and aborted (green only: 1:1 would hang)
 check_deadlock() {
@@ -119,6 +140,22 @@ if expect_status "overflow-green wild" 139; then
 		pass "overflow-green wild: the faulting thread is named"
 	else
 		fail "overflow-green wild: no 'received SIGSEGV' line naming the thread"
+		sed 's/^/    | /' "$T/err"
+	fi
+fi
+# a copied thread's variable written by main while its owner is parked:
+# it lands (a slot per thread), or on a 32-bit CPU past the slots the
+# touch is named and the process dies
+run_env GREEN_STACKS=copied -- "$P/slotshare-green"
+if grep -q '^bits 64$' "$T/out"; then
+	expect_status "slotshare-green (64-bit)" 0 && grep -q '^ok$' "$T/out" &&
+		pass "slotshare-green: main's write reaches a parked copied thread's stack variable" ||
+		fail "slotshare-green: no 'ok'"
+elif expect_status "slotshare-green (32-bit)" 139; then
+	if grep -q '^green: thread 1 "slotshare-green" touched 0x[0-9a-f]*, in the copied stack slot shared by thread [0-9]' "$T/err"; then
+		pass "slotshare-green: a touch of a shared slot names main, the address and the threads sharing it"
+	else
+		fail "slotshare-green: no 'touched ... in the copied stack slot shared by' line"
 		sed 's/^/    | /' "$T/err"
 	fi
 fi

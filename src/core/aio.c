@@ -392,8 +392,8 @@ static void warn_copied(const struct aiocb *cb)
 	                __green_in_region((const void *)cb->aio_buf) ? (const void *)cb->aio_buf : 0;
 	if (p)
 		__green_say("green: thread %u submits AIO with an aiocb or buffer on its copied stack (%p): "
-		            "it is written when the I/O completes, whichever thread is on that stack then "
-		            "(docs/stacks.md)\n", __green_cur->id, p);
+		            "the kernel writes it when the I/O completes, and cannot while the thread is "
+		            "parked and its stack unmapped (docs/stacks.md)\n", __green_cur->id, p);
 }
 
 /* 0 with the request queued (its aiocb's error EINPROGRESS), or the

@@ -5,8 +5,10 @@
  *   GREEN_STACKS       separate | copied: default stack mode
  *   GREEN_QUANTUM_MS   time slice in ms, up to three decimals (0.05 is
  *                      50 us); 0 = cooperative only
- *   GREEN_COPIED_REGION  size of the shared run-stack region of copied
- *                      threads, bytes; K/M suffix
+ *   GREEN_COPIED_REGION  how deep a copied thread's stack may grow,
+ *                      bytes; K/M suffix
+ *   GREEN_COPIED_HOT   how many copied threads keep their stacks mapped
+ *                      (fixed; unset, the hot set grows: copied.c)
  *   GREEN_SCHED        random:SEED | pct:SEED[:DEPTH[:STEPS]]: seeded
  *                      schedules (explore.c); turns the tick off
  *   GREEN_AIO          ring | threads: how POSIX AIO does its I/O (aio.c)
@@ -97,7 +99,7 @@ static int parse_sched(const char *s)
 }
 
 static const char *const known[] = {
-	"STACK_SIZE", "STACKS", "COPIED_REGION", "QUANTUM_MS", "SCHED", "AIO", "IO", "DEBUG",
+	"STACK_SIZE", "STACKS", "COPIED_REGION", "COPIED_HOT", "QUANTUM_MS", "SCHED", "AIO", "IO", "DEBUG",
 };
 
 /* Is a (the part after GREEN_, up to '=') a misspelling of k: the same
@@ -172,6 +174,14 @@ hidden void __green_config_load(void)
 			__green_say("green: ignoring GREEN_COPIED_REGION=%s (want bytes >= 16384, K or M suffix)\n", s);
 		else
 			__green_config.region_size = v;
+	}
+	if ((s = getenv("GREEN_COPIED_HOT")) && *s) {
+		char *e;
+		unsigned long v = strtoul(s, &e, 10);
+		if (*e || v < 4 || v > 65535)
+			__green_say("green: ignoring GREEN_COPIED_HOT=%s (want 4..65535)\n", s);
+		else
+			__green_config.copied_hot = v;
 	}
 	if ((s = getenv("GREEN_QUANTUM_MS")) && *s) {
 		long us;

@@ -99,8 +99,9 @@ hidden const struct green_debug_entry __green_debug[] __attribute__((used)) = {
 	THREAD(stack_lo)
 	THREAD(stack_size)
 	THREAD(guard_size)
-	/* copied stacks: a parked thread's frames are save_len bytes at save;
-	 * they belong at its saved sp, unless it still owns the region */
+	/* copied stacks: a parked cold thread's frames are save_len bytes at
+	 * save; they belong at its saved sp (a hot one's are in place) */
+	THREAD(hot)
 	{ "thread.copy_buf", offsetof(struct green_thread, save), sizeof(void *) },
 	{ "thread.copy_len", offsetof(struct green_thread, save_len), sizeof(size_t) },
 	{ "thread.copy_at", offsetof(struct green_thread, sp), sizeof(void *) },

@@ -34,6 +34,7 @@ struct green_config {
 	int stack_mode;      /* GREEN_STACKS */
 	long quantum_us;     /* GREEN_QUANTUM_MS, in microseconds */
 	size_t region_size;  /* GREEN_COPIED_REGION */
+	unsigned copied_hot; /* GREEN_COPIED_HOT */
 	int sched_mode;      /* GREEN_SCHED: GREEN_SCHED_* */
 	uint64_t sched_seed, sched_steps;
 	int sched_depth;

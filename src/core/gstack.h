@@ -16,11 +16,18 @@ hidden int __green_on_altstack(void);           /* stack.c: running on the SIGSE
 
 /* ---- copied stacks (copied.c) */
 extern hidden struct green_thread *__green_region_owner;
-extern hidden char *__green_region_lo, *__green_region_top;
 hidden void __green_copied_switch(struct green_thread *from, struct green_thread *to);
 hidden struct green_thread *__green_copied_alloc(size_t size, int *err);
+hidden size_t __green_copied_room(void);
 hidden void __green_copied_free(struct green_thread *);
 hidden int __green_in_region(const void *);
+hidden int __green_copied_fault(const char *, int *);
+hidden int __green_copied_touch(const long *, int);
+hidden size_t __green_next_colour(void);   /* stack.c */
+/* 32-bit CPUs only: past the address space a slot per thread would take,
+ * copied threads share slots, and one leaves its slot at every switch. */
+#define GREEN_SLOT_SHARING (UINTPTR_MAX == 0xffffffffu)
+hidden void __green_copied_leave(struct green_thread *from, struct green_thread *to);
 
 /* ---- thread control blocks (tls.c) */
 extern hidden size_t __green_tls_bytes;

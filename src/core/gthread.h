@@ -229,6 +229,9 @@ struct green_thread {
 	void *save;
 	size_t save_len, save_cap;
 	unsigned char started;         /* a copied thread's first frame exists */
+	unsigned char hot;             /* its slot is mapped, its frames in place */
+	unsigned short hot_at;         /* its place in the ring of hot threads */
+	unsigned char shared;          /* its slot has had another thread (32-bit: copied.c) */
 	int rdlocks;                   /* read locks held (rwlock.c) */
 
 	/* Signals (signal.c; sigmask and sigpend are in the first line):

@@ -91,7 +91,7 @@ static size_t top_bytes(void)
  * spacings of consecutive mappings it gave 64 threads only 4 to 15
  * colours.)  A cached mapping takes the next colour like a new one:
  * COLOUR_ROOM is there for any of them. */
-static size_t next_colour(void)
+hidden size_t __green_next_colour(void)
 {
 	static unsigned turn;
 	return (size_t)(turn++ % (COLOUR_SPAN / COLOUR_LINE)) * COLOUR_LINE;
@@ -148,7 +148,7 @@ hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *
 		}
 		vg_id = GREEN_VG_STACK_REGISTER((char *)base + guard, (char *)base + total);
 	}
-	t = carve((char *)base + guard, size - next_colour());
+	t = carve((char *)base + guard, size - __green_next_colour());
 	t->map_base = base;
 	t->map_size = total;
 	t->guard_size = guard;
@@ -231,14 +231,11 @@ static void segv_on_altstack(int sig, siginfo_t *si, void *ctx)
 		__green_say("green: %s touched %s (fault at %p; GREEN_DEBUG keeps released memory inaccessible)\n",
 		            me, buf, (void *)a);
 		named = 1;
-	} else if (__green_region_top && a >= __green_region_lo - GREEN_PAGE_SIZE && a < __green_region_lo + GREEN_PAGE_SIZE &&
-	    (t = __green_region_owner)) {
-		__green_describe(t, buf, sizeof buf);
-		__green_say("green: %s overflowed the copied-stack region of %zu bytes "
-		            "(fault at %p; GREEN_COPIED_REGION sets its size)\n",
-		            buf, (size_t)(__green_region_top - __green_region_lo), (void *)a);
-		named = 1;
-	} else for (t = __green_all; t; t = t->all_next) {
+	}
+	/* a copied thread's stack: loaded if it was cold (copied.c), and the
+	 * access runs again; or an overflow, or a touch of an exited one's */
+	if (!named && __green_copied_fault(a, &named)) return;
+	if (!named) for (t = __green_all; t; t = t->all_next) {
 		char *g = t->map_base;
 		if (t->stack_mode == GREEN_STACK_COPIED) continue;
 		if (t->guard_size && a >= g && a < g + t->guard_size + GREEN_PAGE_SIZE) {

@@ -58,8 +58,13 @@ static inline void green_switch(struct green_thread *from, struct green_thread *
 	__green_cur = to;
 	__green_nswitch++;
 
+#if GREEN_SLOT_SHARING
+	if (from->shared)
+		__green_copied_leave(from, to);   /* its slot unmapped behind it */
+	else
+#endif
 	if (to->stack_mode == GREEN_STACK_COPIED && __green_region_owner != to)
-		__green_copied_switch(from, to);   /* the region changes hands */
+		__green_copied_switch(from, to);   /* to's slot mapped, if cold */
 	else
 		__green_arch_switch(&from->sp, to->sp);
 

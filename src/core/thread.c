@@ -23,7 +23,6 @@
 #include "lifecycle.h"
 #include "gsignal.h"
 #include "gstack.h"
-#include "report.h"
 #include "gconfig.h"
 #include "runq.h"
 
@@ -97,9 +96,8 @@ int __green_start_main(int argc, char **argv, char **envp)
 /*
  * A new thread's first code.  The switch into it ran with the new
  * thread's no-preempt depth, 1 (set at creation), like any switch, which
- * runs inside its caller's section: a tick in the middle of it (in the
- * copied-stack scheduler context, copying a stack) must only record that
- * it came.  The section ends here, as the yield that a preempted thread
+ * runs inside its caller's section: a tick in the middle of it (while it
+ * loads a copied stack, say) must only record that it came.  The section ends here, as the yield that a preempted thread
  * resumes in ends its own; not with GREEN_LEAVE, which under GREEN_SCHED
  * would add a scheduling point.
  */
@@ -158,6 +156,10 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	if (attr.stackmode) mode = attr.stackmode - 1;
 	else mode = attr.stackaddr ? GREEN_STACK_SEPARATE : __green_config.stack_mode;
 	if (mode == GREEN_STACK_COPIED && attr.stackaddr) return EINVAL;
+	/* a stack deeper than the copied region, asked for where copied is
+	 * only the default: a separate stack of that size (docs/stacks.md) */
+	if (mode == GREEN_STACK_COPIED && !attr.stackmode && size > __green_copied_room())
+		mode = GREEN_STACK_SEPARATE;
 	/* the attribute takes a policy and a priority in either order */
 	if (attr.explicit_sched && (err = __green_sched_check(attr.policy, attr.prio))) return err;
 
@@ -204,10 +206,6 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 		t->started = 1;
 		t->sp = __green_arch_make((char *)t->stack_lo + t->stack_size, __green_thread_start, t);
 	}   /* a copied thread's first frame is built on the region (copied.c) */
-	if (t->stack_mode == GREEN_STACK_COPIED && __green_in_region(arg) && self != t)
-		__green_say("green: thread %u passes a pointer into its copied stack (%p) to "
-		            "pthread_create: it is valid only while thread %u runs (docs/stacks.md)\n",
-		            self->id, arg, self->id);
 	all_add(t);
 	__green_live++;
 	__green_ready(t, 0);

@@ -26,9 +26,9 @@
  *             .tbss zero, the segment's alignment honoured), in the same
  *             allocation as its descriptor: at the top of its stack
  *             mapping for a separate stack, in the descriptor's heap block
- *             for a copied stack (never in the run-stack region, so the
- *             address of a `__thread` variable stays valid while its
- *             thread is parked).  The switch moves the thread pointer
+ *             for a copied stack (never in its stack slot, so a
+ *             `__thread` variable costs no page while its thread is
+ *             parked and its stack unmapped).  The switch moves the thread pointer
  *             (__green_arch_set_tp: wrfsbase or arch_prctl on x86_64, a
  *             store on m68k) and binds nothing: every per-thread field
  *             of the libc is per thread by construction.

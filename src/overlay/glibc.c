@@ -104,23 +104,30 @@ hidden int green_attr_stackmode(const pthread_attr_t *a)
 	return *mode_word(a);
 }
 
+/* The head of glibc 2.36's struct pthread_attr (nptl/internaltypes.h):
+ * a stack size the program never set is 0 there, while
+ * pthread_attr_getstacksize reads it as glibc's default (from
+ * RLIMIT_STACK, often 8 MiB), which a program may also ask for. */
+struct glibc_attr {
+	struct sched_param schedparam;
+	int schedpolicy;
+	int flags;
+	size_t guardsize;
+	void *stackaddr;
+	size_t stacksize;
+};
+_Static_assert(sizeof(struct glibc_attr) <= sizeof(pthread_attr_t) - sizeof(int),
+               "glibc's attribute head overlaps the stack mode word");
+
 hidden void green_attr_read(const pthread_attr_t *a, struct green_attr *g)
 {
-	pthread_attr_t d;
 	struct sched_param sp = { 0 };
-	size_t dsize = 0;
 	void *addr = 0;
 	int v = 0;
 
 	memset(g, 0, sizeof *g);
-	pthread_attr_getstacksize(a, &g->stacksize);
-	/* an unset size reads as glibc's default (from RLIMIT_STACK, often
-	 * 8 MiB): green's default applies then */
-	if (!pthread_getattr_default_np(&d)) {
-		pthread_attr_getstacksize(&d, &dsize);
-		pthread_attr_destroy(&d);
-		if (g->stacksize == dsize) g->stacksize = 0;
-	}
+	/* unset (0): green's default applies */
+	g->stacksize = ((const struct glibc_attr *)a)->stacksize;
 	pthread_attr_getguardsize(a, &g->guardsize);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"

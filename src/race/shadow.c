@@ -19,14 +19,14 @@
  * is a read or this is a write, else in a free record, else over one
  * chosen by the clock's low bits.
  *
- * Copied-stack threads all run on one region (docs/stacks.md), where an
- * address means a different variable for each thread and is valid only
- * while its owner runs: accesses inside that region are not checked.
+ * Copied-stack threads each run at a stack range of their own (a slot:
+ * docs/stacks.md), so their accesses are checked as any others: a
+ * pointer into a parked thread's stack means the same variable to every
+ * thread.
  */
 #include <string.h>
 #include <sys/mman.h>
 #include "race.h"
-#include "../core/gstack.h"
 #include "../core/report.h"
 
 #define REGION_SHIFT 30
@@ -56,11 +56,6 @@ static inline struct race_cell *shadow_of(uintptr_t a)
 	if (r < NREGION && region[r])
 		return (struct race_cell *)(region[r] + ((a & ((1ul << REGION_SHIFT) - 1)) >> 3) * 64);
 	return shadow_slow(a);
-}
-
-static inline int in_copied_region(uintptr_t a)
-{
-	return a >= (uintptr_t)__green_region_lo && a < (uintptr_t)__green_region_top;
 }
 
 static const unsigned char slog_of[9] = { 0, 0, 1, 0, 2, 0, 0, 0, 3 };
@@ -128,7 +123,6 @@ static void check_one(struct race_thread *t, uintptr_t a, unsigned size, int wri
 hidden void __race_access(struct race_thread *t, uintptr_t a, unsigned size, int write,
                           int atomic, uint32_t node, uint32_t pc)
 {
-	if (in_copied_region(a)) return;
 	if (size <= 8 && (a & 7) + size <= 8 && (size & (size - 1)) == 0) {
 		check_one(t, a, size, write, atomic, node, pc);
 		return;
@@ -146,7 +140,7 @@ hidden void __race_access(struct race_thread *t, uintptr_t a, unsigned size, int
 hidden void __race_range(struct race_thread *t, uintptr_t a, size_t size, int write,
                          uint32_t node, uint32_t pc)
 {
-	if (!size || in_copied_region(a)) return;
+	if (!size) return;
 	while (size) {
 		unsigned n = size > 8 ? 8 : (unsigned)size;
 		if ((a & 7) + n > 8) n = 8 - (a & 7);

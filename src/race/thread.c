@@ -158,13 +158,14 @@ static void forget_tls(struct green_thread *g)
 }
 
 /* Forget what exited threads did in the memory this one now owns: its
- * stack mapping (the thread-local block sits at its top) or, for a
- * copied-stack thread, its thread-local block. */
+ * stack mapping (the thread-local block sits at its top), or its stack
+ * (a copied-stack thread's slot, reused from an exited one) and its
+ * thread-local block. */
 static void fresh_memory(struct green_thread *g)
 {
 	if (g->stack_mode == GREEN_STACK_SEPARATE && g->map_base)
 		__race_shadow_reset((uintptr_t)g->map_base, g->map_size);
-	else if (g->stack_mode == GREEN_STACK_SEPARATE && g->stack_lo)
+	else if (g->stack_lo)
 		__race_shadow_reset((uintptr_t)g->stack_lo, g->stack_size);
 	forget_tls(g);
 }

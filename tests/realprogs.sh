@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# realprogs.sh — real programs' own test suites against green, with
+# separate and with copied stacks, beside the same suites on glibc.
+# Not part of `make check` (it takes a quarter of an hour or more).
+#
+#   tests/realprogs.sh BUILDDIR [PROGRAM...]
+#
+# PROGRAM: libevent, libuv, memcached (default: all three).  Each is
+# fetched as a Debian source package into BUILDDIR/realprogs at run time
+# (apt-get source, deb-src enabled by tools/debsrc.sh; nothing is kept in
+# this tree), built twice — with BUILDDIR's green-cc and with the host's
+# cc on glibc — and its own suite run three times: glibc, then green with
+# GREEN_STACKS=separate, then GREEN_STACKS=copied, each under a timeout.
+#
+#   libevent   test/regress (its regression suite): tests passed
+#   libuv      uv_run_tests_a (its whole suite, built with cmake): the
+#              TAP lines "ok" (skips included) of the tests run
+#   memcached  `prove t` (its perl suite, against memcached-debug, with
+#              extstore), linked against this script's own libevent
+#              build of the same kind: test files passed
+#
+# Prints one line per program and mode with the count passed of the count
+# run, and the names of what failed; exits 0 only if, for every program,
+# copied stacks pass as many as separate stacks.  Exit 77 (skipped) when
+# a source package cannot be fetched or a tool is missing.
+#
+# Environment:
+#   RP_TIMEOUT  seconds a run of one suite may take (1800)
+#   RP_MODES    the modes to run (default "glibc separate copied")
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 1 ] || { echo "usage: tests/realprogs.sh BUILDDIR [libevent|libuv|memcached]..." >&2; exit 2; }
+build=$(cd "$1" && pwd) || exit 2
+shift
+progs=${*:-libevent libuv memcached}
+cc=$build/bin/green-cc
+[ -x "$cc" ] || { echo "realprogs.sh: no $cc (build first)" >&2; exit 2; }
+modes=${RP_MODES:-glibc separate copied}
+to=${RP_TIMEOUT:-1800}
+. "$here/tools/debsrc.sh"
+
+top=$build/realprogs
+mkdir -p "$top"
+need() {
+	command -v "$1" >/dev/null 2>&1 || { echo "SKIP: realprogs.sh needs $1"; exit 77; }
+}
+# fetch PACKAGE DIR: the unpacked source at $top/DIR, or skip
+fetch() {
+	[ -d "$top/$2" ] && return 0
+	(fetch_source "$1" "$top/$2") || { echo "SKIP: apt-get source $1 failed (network or deb-src)"; exit 77; }
+}
+# tree DIR KIND: a copy of the pristine source to build for KIND (green|glibc)
+tree() {
+	local d=$top/build-$2/$1
+	if [ ! -d "$d" ]; then
+		mkdir -p "$top/build-$2"
+		cp -a "$top/$1" "$d"
+	fi
+	echo "$d"
+}
+compiler() { [ "$1" = green ] && echo "$cc" || echo "${CC:-cc}"; }
+kind_of() { [ "$1" = glibc ] && echo glibc || echo green; }
+# run MODE LOG CMD...: the suite's command in MODE under the timeout, as
+# $runas (a command prefix) if set
+runas=
+run() {
+	local mode=$1 log=$2
+	shift 2
+	if [ "$mode" = glibc ]; then
+		timeout "$to" $runas "$@" >"$log" 2>&1
+	else
+		GREEN_STACKS=$mode timeout "$to" $runas "$@" >"$log" 2>&1
+	fi
+}
+# report PROG MODE PASSED RUN RC FAILED...
+declare -A passed
+report() {
+	local p=$1 m=$2 ok=$3 n=$4 rc=$5
+	shift 5
+	local note=
+	[ "$rc" = 124 ] && note=" (timed out after $to s)"
+	echo "$p $m: $ok of $n passed$note"
+	for f in "$@"; do echo "    failed: $f"; done
+	passed[$p.$m]=$ok
+}
+mk() { make -C "$1" ACLOCAL=true AUTOMAKE=true AUTOCONF=true AUTOHEADER=true "${@:2}"; }
+
+# ---- libevent: test/regress
+libevent_build() {   # KIND: builds, installs into $top/prefix-KIND
+	local d
+	d=$(tree libevent-2.1.12-stable "$1")
+	[ -x "$d/test/regress" ] && [ "$(compiler "$1")" -ot "$d/test/regress" ] && return 0
+	say "building libevent ($1)"
+	# dpkg-source's patches leave the autotools inputs newer than their
+	# outputs, which must not be remade
+	(cd "$d" && ./configure -q CC="$(compiler "$1")" --disable-shared --disable-openssl \
+		--prefix="$top/prefix-$1") >"$d/rp-configure.log" 2>&1 &&
+	{ mk "$d" -j2 && mk "$d" test/regress && mk "$d" install; } >"$d/rp-make.log" 2>&1 ||
+		{ echo "realprogs.sh: building libevent ($1) failed, see $d/rp-*.log" >&2; return 1; }
+}
+libevent_suite() {
+	local m d log sum rc
+	fetch libevent libevent-2.1.12-stable
+	for m in $modes; do
+		libevent_build "$(kind_of "$m")" || return 1
+		d=$top/build-$(kind_of "$m")/libevent-2.1.12-stable
+		log=$top/libevent.$m.log
+		say "libevent regress ($m)"
+		(cd "$d" && run "$m" "$log" test/regress)
+		rc=$?
+		# "All N tests ok", "N tests ok.  (S skipped)" or "F/N TESTS FAILED"
+		sum=$(grep -E '^(All [0-9]+ tests ok|[0-9]+ tests ok|[0-9]+/[0-9]+ TESTS FAILED)' "$log" | tail -1)
+		local ok n
+		case $sum in
+		*/*) n=$(echo "$sum" | grep -oE '^[0-9]+/[0-9]+' | cut -d/ -f2)
+		     ok=$((n - $(echo "$sum" | grep -oE '^[0-9]+'))) ;;
+		*ok*) ok=$(echo "$sum" | grep -oE '[0-9]+' | head -1); n=$ok ;;
+		*) ok=0 n='?' ;;
+		esac
+		# the tests whose last run did not pass (the suite retries some)
+		mapfile -t f < <(awk '/^[^ ]+\/[^ ]+: / { last[$1] = $0 }
+			END { for (t in last) if (last[t] !~ /(OK|SKIPPED|DISABLED) *$/) print last[t] }' "$log" | sort)
+		report libevent "$m" "$ok" "$n" "$rc" "${f[@]}"
+	done
+}
+
+# ---- libuv: uv_run_tests_a
+libuv_suite() {
+	local m d b log rc
+	need cmake
+	fetch libuv1 libuv1-1.44.2
+	for m in $modes; do
+		d=$(tree libuv1-1.44.2 "$(kind_of "$m")")
+		b=$d/rp-build
+		if [ ! -x "$b/uv_run_tests_a" ] || [ "$(compiler "$(kind_of "$m")")" -nt "$b/uv_run_tests_a" ]; then
+			say "building libuv and its suite ($(kind_of "$m"))"
+			{ cmake -S "$d" -B "$b" -DCMAKE_C_COMPILER="$(compiler "$(kind_of "$m")")" \
+				-DLIBUV_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+			  cmake --build "$b" -j2 --target uv_run_tests_a; } >"$d/rp-build.log" 2>&1 ||
+				{ echo "realprogs.sh: building libuv failed, see $d/rp-build.log" >&2; return 1; }
+		fi
+		log=$top/libuv.$m.log
+		say "libuv uv_run_tests_a ($m)"
+		# it refuses to run as root: then as nobody, in a tree of its own
+		if [ "$(id -u)" = 0 ]; then
+			need setpriv
+			chown -R 65534:65534 "$d"
+			runas="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		fi
+		# the suite finds its fixtures relative to the working directory
+		(cd "$d" && run "$m" "$log" "$b/uv_run_tests_a")
+		runas=
+		rc=$?
+		mapfile -t f < <(sed -n 's/^not ok [0-9]* - //p' "$log")
+		report libuv "$m" "$(grep -c '^ok ' "$log")" "$(grep -cE '^(not )?ok ' "$log")" "$rc" "${f[@]}"
+	done
+}
+
+# ---- memcached: prove t
+memcached_suite() {
+	local m k d log rc
+	need prove
+	fetch libevent libevent-2.1.12-stable
+	fetch memcached memcached-1.6.18
+	for m in $modes; do
+		k=$(kind_of "$m")
+		libevent_build "$k" || return 1
+		d=$(tree memcached-1.6.18 "$k")
+		if [ ! -x "$d/memcached-debug" ] || [ "$(compiler "$k")" -nt "$d/memcached-debug" ]; then
+			say "building memcached ($k)"
+			(cd "$d" && ./configure -q CC="$(compiler "$k")" --with-libevent="$top/prefix-$k" \
+				--enable-extstore) >"$d/rp-configure.log" 2>&1 &&
+			mk "$d" -j2 memcached memcached-debug sizes timedrun testapp >"$d/rp-make.log" 2>&1 ||
+				{ echo "realprogs.sh: building memcached ($k) failed, see $d/rp-*.log" >&2; return 1; }
+		fi
+		log=$top/memcached.$m.log
+		say "memcached prove t ($m)"
+		(cd "$d" && run "$m" "$log" prove --timer t)
+		rc=$?
+		local files ok
+		files=$(ls "$d"/t/*.t | wc -l)
+		mapfile -t f < <(grep -E '^(\[[0-9:]+\] )?t/[^ ]+\.t +\(Wstat|^(\[[0-9:]+\] )?t/[^ ]+\.t \.+ *(Failed|Dubious)' "$log" |
+			sed 's/^\[[0-9:]*\] //; s/ .*//' | sort -u)
+		ok=$((files - ${#f[@]}))
+		[ "$rc" = 124 ] && ok=$(grep -cE '^(\[[0-9:]+\] )?t/[^ ]+\.t \.+ ok' "$log")
+		report memcached "$m" "$ok" "$files" "$rc" "${f[@]}"
+	done
+}
+
+st=0
+for p in $progs; do
+	case $p in
+	libevent|libuv|memcached) "${p}_suite" || st=1 ;;
+	*) echo "realprogs.sh: unknown program $p" >&2; exit 2 ;;
+	esac
+	case " $modes " in
+	*" separate "*" copied "*)
+		[ "${passed[$p.separate]:-x}" = "${passed[$p.copied]:-y}" ] || st=1 ;;
+	esac
+done
+exit $st
