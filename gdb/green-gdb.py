@@ -331,14 +331,17 @@ def copied_stack_image(t):
         raise gdb.GdbError("green: thread %s has a copied stack, and this library does "
                            "not export where its copy is (see copied_stack_image in "
                            "green-gdb.py)" % t.label())
-    if not _live():
-        raise gdb.GdbError("green: a parked copied-stack thread can only be shown "
-                           "in a live process")
     if lay.has("thread.hot"):
         if lay.field(t.addr, "thread.hot"):
-            return None, None   # its stack is mapped, its frames in place
+            # its stack is mapped, its frames in place: in a core file too,
+            # where green put every cold one back before dying
+            # (__green_copied_for_core)
+            return None, None
     elif lay.has("addr.region_owner") and lay.ptr(lay.value("addr.region_owner")) == t.addr:
         return None, None   # its frames are still in place on the region
+    if not _live():
+        raise gdb.GdbError("green: a parked cold copied-stack thread can only be shown "
+                           "in a live process")
     buf = lay.field(t.addr, "thread.copy_buf")
     n = lay.field(t.addr, "thread.copy_len")
     at = lay.field(t.addr, "thread.copy_at")

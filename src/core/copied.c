@@ -543,6 +543,30 @@ hidden void __green_copied_free(struct green_thread *t)
 	free(t);
 }
 
+/*
+ * The process is about to die of a signal whose default action dumps
+ * core: every parked cold thread's live stack goes back into its slot
+ * (mapped, the save area copied in, marked hot; the ring is not kept:
+ * nothing runs again), so that the core holds each copied thread's frames
+ * at their own addresses and a debugger reads them as it reads separate
+ * stacks (gdb/green-gdb.py).  Not where slots are shared (32-bit, past
+ * the budget): one of the sharers' frames would cover another's.  Only
+ * system calls and copies that a signal handler may make.
+ */
+hidden void __green_copied_for_core(void)
+{
+	for (struct green_thread *t = __green_all; t; t = t->all_next) {
+		char *sp;
+		if (t->stack_mode != GREEN_STACK_COPIED || t->hot || !t->started ||
+		    t->shared || t->state == GS_EXITED || !t->save_len)
+			continue;
+		if (mprotect(t->stack_lo, mapped_len(), PROT_READ | PROT_WRITE)) continue;
+		sp = (char *)t->sp + GREEN_ARCH_STACK_BIAS;
+		memcpy(sp, t->save, t->save_len);
+		t->hot = 1;
+	}
+}
+
 /* The usable size of a slot. */
 hidden size_t __green_copied_room(void)
 {

@@ -20,6 +20,7 @@ hidden void __green_copied_switch(struct green_thread *from, struct green_thread
 hidden struct green_thread *__green_copied_alloc(size_t size, int *err);
 hidden size_t __green_copied_room(void);
 hidden void __green_copied_free(struct green_thread *);
+hidden void __green_copied_for_core(void);   /* a core dump is next: cold stacks in place */
 hidden int __green_in_region(const void *);
 hidden int __green_copied_fault(const char *, int *);
 hidden int __green_copied_touch(const long *, int);

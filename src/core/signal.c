@@ -68,6 +68,7 @@
 #include "section.h"
 #include "gsched.h"
 #include "gsignal.h"
+#include "gstack.h"
 #include "runq.h"
 
 hidden uint64_t __green_proc_pend;
@@ -130,11 +131,17 @@ hidden void __green_sig_catch_set(uint64_t b)
 
 /* The default action of a terminating signal: die of it, as the kernel
  * would have killed us. */
+/* the signals whose default action dumps core */
+#define DEFAULT_CORE (BIT(SIGQUIT) | BIT(SIGILL) | BIT(SIGTRAP) | BIT(SIGABRT) | BIT(SIGBUS) | \
+                      BIT(SIGFPE) | BIT(SIGSEGV) | BIT(SIGXCPU) | BIT(SIGXFSZ) | BIT(SIGSYS))
+
 static void die(int s)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	if (!(BIT(s) & DEFAULT_STOP))
 		__green_explore_report();   /* under GREEN_SCHED: the seed and decision hash */
+	if (BIT(s) & DEFAULT_CORE)
+		__green_copied_for_core();  /* copied stacks' frames where a core shows them */
 	__libc_sigaction(s, &dfl, 0);
 	__green_sig_caught &= ~BIT(s);
 	__syscall(SYS_tkill, __syscall(SYS_gettid), s);
