@@ -705,10 +705,12 @@ static int ready_round(void)
 	order_n = reader_in = 0;
 	SPAWN(&r, ready_reader, 0);
 	/* the reader runs up to its read and parks on the empty pipe (the
-	 * last yield lets it finish parking if a tick cut in) */
+	 * last yields let it finish parking if ticks cut in: each gives it a
+	 * quantum, and at 50 us on a loaded machine one was once too few: the
+	 * reader, still runnable ahead of the new thread, ran first) */
 	while (!__atomic_load_n(&reader_in, __ATOMIC_ACQUIRE))
 		sched_yield();
-	sched_yield();
+	for (int i = 0; i < 8; i++) sched_yield();
 	SPAWN(&v, ready_runnable, 0);       /* runnable, not yet run */
 	ck_assert_int_eq(write(p[1], "x", 1), 1);
 	while (__atomic_load_n(&order_n, __ATOMIC_ACQUIRE) < 2)
