@@ -7,8 +7,10 @@
  * thread the process started with.  The scheduler is not a thread: it is
  * the handful of functions in this file, run on the stack of whichever
  * green thread is giving up the CPU.  A hand-off is therefore a single
- * switch, thread to thread (__green_switch), never thread -> scheduler ->
- * thread.
+ * switch, thread to thread (__green_switch), not thread -> scheduler ->
+ * thread; the one exception is a copied-stack thread leaving a slot it
+ * shares with others (32-bit CPUs only), which goes through a scheduler
+ * context of its own because its slot is unmapped under it (copied.c).
  *
  * The running thread gives up the CPU in exactly three ways:
  *
