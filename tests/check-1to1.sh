@@ -15,13 +15,19 @@ fi
 scratch 1to1
 $GREEN_RUN "$B/tests/runner-1to1" > "$T/first.log" 2>&1
 st=$?
-cat "$T/first.log"
-[ $st = 0 ] && exit 0
+if [ $st = 0 ]; then
+	cat "$T/first.log"
+	exit 0
+fi
 # the lines of failed tests: FILE:LINE:F|E:SUITE:TEST:I: message
 grep -E '^[^:]+:[0-9]+:[FE]:' "$T/first.log" > "$T/failed" || true
 if [ ! -s "$T/failed" ] || grep -vq 'Test timeout expired' "$T/failed"; then
+	cat "$T/first.log"
 	exit 1
 fi
+# the first run's summary line is marked so that tools/summary.sh counts
+# only its passes: its timeouts are counted by the second run
+sed -E 's/^([0-9]+%: Checks: .*)$/\1 (timeouts rerun below)/' "$T/first.log"
 suites=$(cut -d: -f4 "$T/failed" | sort -u)
 echo "---- only timeouts under $GREEN_RUN: the suites $suites once more"
 exec $GREEN_RUN "$B/tests/runner-1to1" $suites
