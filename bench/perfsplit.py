@@ -39,7 +39,7 @@ MUX = re.compile(r"^(mux_round|__green_poll\w*|select_\w+|poll_\w+|idle_wait|fd_
                  r"do_io|attempt|io_call|io_iov|io_buf|advance|__syscall_cp\w*|__green_sys\w*|"
                  r"set_waited|\w*_deadline|__green_fd\w*|__green_io\w*|poll|ppoll|select|pselect|"
                  r"__green_kind\w*|fdkind\w*|sc_\w+)$")
-SWITCH = re.compile(r"^(__green_switch\w*|green_switch\w*|pick_next|next_or_idle|__green_block|"
+SWITCH = re.compile(r"^(__green_switch\w*|green_switch\w*|pick_next|next_or_idle|idle_until_runnable|__green_block|"
                     r"__green_wait|__green_yield|__green_ready|__green_wake\w*|runq_\w+|__green_runq\w*|"
                     r"__green_timer\w*|__green_tick\w*|tick|__green_preempt\w*|__green_sig\w*|"
                     r"__gq_\w+|__green_now|__green_real_now|__green_copied\w*|copy_\w+|"

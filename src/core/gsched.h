@@ -22,12 +22,46 @@ hidden int __green_wait_first(struct gq *, enum gwait, const void *obj, uint64_t
 hidden void __green_unpreempted(void (*func)(void *), void *ctx);
 hidden void __green_deadlock(void);
 
-/* ---- queue helpers (queue.c) */
-hidden void __gq_push(struct gq *, struct green_thread *);
+/* ---- queue helpers (queue.c; the common cases of push and pop in line,
+ * as every wait and wake takes one: they are the most of a ping-pong) */
+hidden void __gq_insert(struct gq *, struct green_thread *);
 hidden void __gq_push_first(struct gq *, struct green_thread *);
-hidden struct green_thread *__gq_pop(struct gq *);
+hidden struct green_thread *__gq_pop_any(struct gq *);
 hidden void __gq_remove(struct green_thread *);
 static inline int gq_empty(const struct gq *q) { return !q->head; }
+
+/* t joins q behind the waiters of its level and above: at the tail
+ * unless the tail is below t's level (queue.c walks back then) */
+static inline void __gq_push(struct gq *q, struct green_thread *t)
+{
+	struct green_thread *p = q->tail;
+
+	if (p && p->level < t->level) {
+		__gq_insert(q, t);
+		return;
+	}
+	t->q = q;
+	t->q_prev = p;
+	t->q_next = 0;
+	if (p) p->q_next = t;
+	else q->head = t;
+	q->tail = t;
+}
+
+/* the first waiter, off the queue, or 0; a fork child's stale entries
+ * are queue.c's to drop */
+static inline struct green_thread *__gq_pop(struct gq *q)
+{
+	struct green_thread *t = q->head;
+
+	if (!t || !t->magic) return t ? __gq_pop_any(q) : 0;
+	q->head = t->q_next;
+	if (q->head) q->head->q_prev = 0;
+	else q->tail = 0;
+	t->q = 0;
+	t->q_next = t->q_prev = 0;
+	return t;
+}
 
 /* ---- switch (switch.c) */
 hidden void __green_switch(struct green_thread *from, struct green_thread *to);

@@ -29,7 +29,9 @@ static void insert_after(struct gq *q, struct green_thread *p, struct green_thre
 	else q->head = t;
 }
 
-hidden void __gq_push(struct gq *q, struct green_thread *t)
+/* __gq_push's general case (gsched.h): walk back from the tail past the
+ * waiters of lower levels. */
+hidden void __gq_insert(struct gq *q, struct green_thread *t)
 {
 	int l = green_level(t);
 	struct green_thread *p = q->tail;
@@ -49,10 +51,11 @@ hidden void __gq_push_first(struct gq *q, struct green_thread *t)
 	insert_after(q, n ? n->q_prev : q->tail, t);
 }
 
-/* The first waiter, off the queue.  A fork child's queues may still hold
- * the parent's other threads, which do not exist there (fork.c: magic
- * 0): they are dropped, never returned. */
-hidden struct green_thread *__gq_pop(struct gq *q)
+/* The first waiter, off the queue (__gq_pop, gsched.h, in line while
+ * the head is a live thread).  A fork child's queues may still hold the
+ * parent's other threads, which do not exist there (fork.c: magic 0):
+ * they are dropped, never returned. */
+hidden struct green_thread *__gq_pop_any(struct gq *q)
 {
 	struct green_thread *t;
 	do {

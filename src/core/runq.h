@@ -57,9 +57,11 @@ static inline int runq_top(void)
  * GREEN_LEAVE yields to it. */
 static inline void runq_note(struct green_thread *t, unsigned l)
 {
-	struct green_thread *c = __green_cur;
-	if (l && c && c != t && c->state == GS_RUNNING && l > (unsigned)green_level(c))
-		green_pending_set(GREEN_PEND_YIELD);   /* l 0 is above nobody: the usual case */
+	struct green_thread *c;
+	if (!l) return;   /* level 0 is above nobody: the usual case, one test */
+	c = __green_cur;
+	if (c && c != t && c->state == GS_RUNNING && l > (unsigned)green_level(c))
+		green_pending_set(GREEN_PEND_YIELD);
 }
 
 static inline void runq_push(struct green_thread *t)
@@ -113,19 +115,20 @@ static inline struct green_thread *runq_pop_at(unsigned l)
 static inline struct green_thread *runq_rotate(struct green_thread *t, unsigned l)
 {
 	struct gq *q = &__green_runq.lv[l];
-	struct green_thread *h = q->head;
+	struct green_thread *h = q->head, *n = h->q_next, *tail = q->tail;
 
-	q->head = h->q_next;
-	if (q->head) {
-		q->head->q_prev = 0;
-		q->tail->q_next = t;
-	} else {
-		q->head = t;
+	if (n) {   /* others behind the head: t joins them at the tail */
+		n->q_prev = 0;
+		tail->q_next = t;
+		t->q_prev = tail;
+	} else {   /* the head was alone: t is alone now */
+		n = t;
+		t->q_prev = 0;
 	}
-	t->q = q;
-	t->q_prev = q->head == t ? 0 : q->tail;
-	t->q_next = 0;
+	q->head = n;
 	q->tail = t;
+	t->q = q;
+	t->q_next = 0;
 	h->q = 0;
 	h->q_next = 0;
 	return h;
