@@ -180,7 +180,9 @@ hidden void __green_wake_first(struct green_thread *t, int why)
 	wake(t, why, 1);
 }
 
-hidden int __green_block(void)
+/* The caller is queued and marked: run another thread until one wakes
+ * the caller.  In line in the common wait (wait_on) as well. */
+static inline __attribute__((always_inline)) int block(void)
 {
 	struct green_thread *self = __green_cur, *next;
 
@@ -199,6 +201,11 @@ hidden int __green_block(void)
 	return self->wake;
 }
 
+hidden int __green_block(void)
+{
+	return block();
+}
+
 /*
  * The common wait: queue the caller on q (may be null), arm an optional
  * deadline, block.  Called inside GREEN_ENTER.  Returns 0 when woken by
@@ -210,7 +217,8 @@ hidden int __green_block(void)
  * own __green_cancel_point and this section (a tick let the canceller
  * run) would otherwise wait as long as the wait lasts, forever for a join.
  */
-static int wait_on(struct gq *q, int first, enum gwait kind, const void *obj, uint64_t deadline)
+static inline __attribute__((always_inline)) int wait_on(struct gq *q, int first, enum gwait kind,
+                                                          const void *obj, uint64_t deadline)
 {
 	struct green_thread *self = __green_cur;
 
@@ -222,7 +230,7 @@ static int wait_on(struct gq *q, int first, enum gwait kind, const void *obj, ui
 	if (q && first) __gq_push_first(q, self);
 	else if (q) __gq_push(q, self);
 	if (deadline != GREEN_NO_DEADLINE) __green_timer_add(self, deadline);
-	return __green_block();
+	return block();
 }
 
 hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t deadline)
