@@ -53,6 +53,20 @@ static inline int runq_top(void)
 	return -1;
 }
 
+/* Is level l the top (its queue not empty, every level above it
+ * empty)?  runq_top() == l without the bit scan: sched_yield's look. */
+static inline int runq_top_is(unsigned l)
+{
+	unsigned w = l / RQ_BITS;
+
+	/* the first word by its own name: no base address to compute */
+	if ((__builtin_expect(!w, 1) ? __green_runq.bits[0] : __green_runq.bits[w]) >> l % RQ_BITS != 1)
+		return 0;
+	while (++w < RQ_WORDS)
+		if (__green_runq.bits[w]) return 0;
+	return 1;
+}
+
 /* A thread above the running one became runnable: the outermost
  * GREEN_LEAVE yields to it. */
 static inline void runq_note(struct green_thread *t, unsigned l)

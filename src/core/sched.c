@@ -331,27 +331,20 @@ static __attribute__((noinline)) int yield(void)
 	return 0;
 }
 
-/* Nothing else to run (no thread runnable, no deadline that may have
- * passed: only threads make them so), no schedule to explore, and a
- * kernel that preempts this process anyway: nothing to do, and no
- * system call. */
-int sched_yield(void)
+/* The busy case: others wait at the caller's own level and none above
+ * it (runq_top_is: the caller's level is the top, looked at inside the
+ * section, as a tick before it may have changed the queue), so the
+ * caller rotates to its level's tail and its head runs, as in
+ * __green_yield, with the switch in this body (switch.h).  A function
+ * of its own, reached by a jump, so that sched_yield's look for the
+ * case of nothing to run carries none of its set-up. */
+static __attribute__((noinline)) int yield_busy(void)
 {
-	struct green_thread *self;
-	int l;
+	struct green_thread *self = __green_cur;
+	int l = green_level(self);
 
-	if (__green_xmode | __green_kernel_rt) return yield();
-	if (!runq_maybe()) return __green_timers_pending() ? yield() : 0;
-	if (__green_timers_pending()) return yield();   /* they expire there */
-	/* The busy case, in line: others wait at the caller's own level and
-	 * none above it (runq_top is the caller's level, looked at inside the
-	 * section: a tick before it may have changed the queue), so the
-	 * caller rotates to its level's tail and its head runs, as in
-	 * __green_yield, two calls fewer. */
-	self = __green_cur;
-	l = green_level(self);
 	GREEN_ENTER();
-	if (runq_top() == l) {
+	if (runq_top_is(l)) {
 		self->state = GS_RUNNABLE;
 		green_switch(self, runq_rotate(self, l));
 		yield_done();
@@ -359,6 +352,18 @@ int sched_yield(void)
 	}
 	GREEN_LEAVE();
 	return yield();
+}
+
+/* Nothing else to run (no thread runnable, no deadline that may have
+ * passed: only threads make them so), no schedule to explore, and a
+ * kernel that preempts this process anyway: nothing to do, and no
+ * system call. */
+int sched_yield(void)
+{
+	if (__green_xmode | __green_kernel_rt) return yield();
+	if (!runq_maybe()) return __green_timers_pending() ? yield() : 0;
+	if (__green_timers_pending()) return yield();   /* they expire there */
+	return yield_busy();
 }
 
 void thrd_yield(void)

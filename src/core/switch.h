@@ -63,7 +63,7 @@ static inline void green_switch(struct green_thread *from, struct green_thread *
 		__green_copied_leave(from, to);   /* its slot unmapped behind it */
 	else
 #endif
-	if (to->stack_mode == GREEN_STACK_COPIED && __green_region_owner != to)
+	if (__builtin_expect(to->stack_mode == GREEN_STACK_COPIED, 0) && __green_region_owner != to)
 		__green_copied_switch(from, to);   /* to's slot mapped, if cold */
 	else
 		__green_arch_switch(&from->sp, to->sp);
