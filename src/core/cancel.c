@@ -13,11 +13,10 @@
 #include "gsched.h"
 #include "lifecycle.h"
 
-hidden void __green_cancel_point(void)
+/* __green_cancel_point (gsched.h) found a cancel to act on */
+hidden _Noreturn void __green_cancel_exit(void)
 {
-	struct green_thread *self = __green_cur;
-	if (self->cancel_pending && !self->cancel_disable)
-		__pthread_exit(PTHREAD_CANCELED);
+	__pthread_exit(PTHREAD_CANCELED);
 }
 
 /*

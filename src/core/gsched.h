@@ -83,7 +83,13 @@ hidden uint64_t __green_timer_next(void);
 hidden void __green_timers_expire(uint64_t now, int front);
 
 /* ---- cancellation points (cancel.c) */
-hidden void __green_cancel_point(void);         /* acts on a pending cancel */
+hidden _Noreturn void __green_cancel_exit(void);   /* runs the handlers, exits */
+/* acts on a pending cancel; the look in line, as every wait takes it */
+static inline void __green_cancel_point(void)
+{
+	struct green_thread *self = __green_cur;
+	if (self->cancel_pending && !self->cancel_disable) __green_cancel_exit();
+}
 /*
  * A wait that is a cancellation point: the thread is marked for its
  * length, so that pthread_cancel ends it with ECANCELED (cancel.c,

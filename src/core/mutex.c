@@ -228,7 +228,7 @@ hidden void __green_mutex_release(struct gmutex *g)
 	t = __gq_pop(&g->q);
 	if (t && !t->mx_handoff && !(g->type & GM_TRACKED)) {
 		gm_set_owner(g, 0);
-		__green_wake(t, 0);
+		green_wake(t, 0, 0);   /* in line: the unlock that wakes a waiter */
 	} else {
 		__green_mutex_own(g, t);
 		if (t) __green_wake(t, 0);

@@ -18,6 +18,7 @@
 #include "section.h"
 #include "gsched.h"
 #include "gconfig.h"
+#include "tick.h"
 
 #define RQ_LEVELS 100
 #define RQ_BITS (8 * (int)sizeof(unsigned long))
@@ -105,6 +106,31 @@ static inline void runq_push_front(struct green_thread *t)
 	q->head = t;
 	__green_runq.bits[l / RQ_BITS] |= 1UL << l % RQ_BITS;
 	runq_note(t, l);
+}
+
+/* Make t runnable: at the front of its level when front, else at its
+ * tail; the first thread made runnable beside the running one starts
+ * the ticks (__green_ready is the out-of-line copy). */
+static inline void runq_ready(struct green_thread *t, int front)
+{
+	t->state = GS_RUNNABLE;
+	if (front) runq_push_front(t);
+	else runq_push(t);
+	if (!__green_ticking) __green_tick_arm();   /* two threads can run now */
+}
+
+/* Take a blocked t off whatever it waits on (its queue, its deadline)
+ * and make it runnable with `why` as its wait's result (__green_wake and
+ * __green_wake_first are the out-of-line copies). */
+static inline void green_wake(struct green_thread *t, int why, int front)
+{
+	if (t->state != GS_BLOCKED) return;
+	if (t->q) __gq_remove(t);
+	if (t->heap_idx) __green_timer_del(t);
+	t->wake = why;
+	t->wait = GW_NONE;
+	t->wait_obj = 0;
+	runq_ready(t, front);
 }
 
 /* the head of level l, which is not empty */

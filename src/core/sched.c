@@ -146,30 +146,17 @@ static inline struct green_thread *pick_next(void)
 }
 
 /* Make t runnable: at the front of its level when front, else at its
- * tail. */
+ * tail (runq_ready, runq.h). */
 hidden void __green_ready(struct green_thread *t, int front)
 {
-	t->state = GS_RUNNABLE;
-	if (front) runq_push_front(t);
-	else runq_push(t);
-	if (!__green_ticking) __green_tick_arm();   /* two threads can run now */
+	runq_ready(t, front);
 }
 
-/* Take t off whatever it waits on and make it runnable. */
-static inline void wake(struct green_thread *t, int why, int front)
-{
-	if (t->state != GS_BLOCKED) return;
-	if (t->q) __gq_remove(t);
-	if (t->heap_idx) __green_timer_del(t);
-	t->wake = why;
-	t->wait = GW_NONE;
-	t->wait_obj = 0;
-	__green_ready(t, front);
-}
-
+/* Take t off whatever it waits on and make it runnable (green_wake,
+ * runq.h, which the mutex's and condition's hand-offs have in line). */
 hidden void __green_wake(struct green_thread *t, int why)
 {
-	wake(t, why, 0);
+	green_wake(t, why, 0);
 }
 
 /* Wake t ahead of the threads already runnable at its level: a signal
@@ -177,7 +164,7 @@ hidden void __green_wake(struct green_thread *t, int why)
  * (tick.c). */
 hidden void __green_wake_first(struct green_thread *t, int why)
 {
-	wake(t, why, 1);
+	green_wake(t, why, 1);
 }
 
 /* The caller is queued and marked: run another thread until one wakes
