@@ -8,6 +8,9 @@
 #     handler;
 #   - src/stubs/__syscall_cp.c stays the entry to the engine of
 #     src/sysio/, not the engine;
+#   - the I/O layer's own headers (src/sysio/io.h, sysio.h) are
+#     included only inside src/sysio/: the core and the stubs use its
+#     narrow ones (idlewait.h, fdwait.h, ioq.h);
 #   - every .c and .S under src/ is named in an include.am (built, or a
 #     test's source);
 #   - every .c and internal .h under src/ includes only internal headers
@@ -27,6 +30,9 @@ hits=$(grep -nE '(__green_cur|self|\bt)->[a-z_]+ *(=[^=]|\+\+|--)' src/stubs/*.c
 $hits"
 hits=$(grep -nE 'canceling *= *[01];' src/core/*.c src/sysio/*.c src/stubs/*.c | grep -v '^src/core/signal.c:')
 [ -z "$hits" ] || bad "cancellation-point marks outside GREEN_CP_WAIT:
+$hits"
+hits=$(grep -n '#include "\(io\|sysio\)\.h"' $(find src -name '*.[ch]' -not -path 'src/sysio/*'))
+[ -z "$hits" ] || bad "the I/O layer's own headers included outside src/sysio/:
 $hits"
 n=$(wc -l < src/stubs/__syscall_cp.c)
 [ "$n" -le 40 ] || bad "src/stubs/__syscall_cp.c has $n lines: the engine belongs in src/sysio/"
@@ -54,5 +60,5 @@ $hits"
 else
 	incl="SKIP: the include check (no python3)"
 fi
-[ $st = 0 ] && echo "PASS: stubs open no sections and write no descriptor fields; cancellation-point waits use GREEN_CP_WAIT; __syscall_cp.c is $n lines; every .c and .S of src/ is in an include.am; $incl"
+[ $st = 0 ] && echo "PASS: stubs open no sections and write no descriptor fields; cancellation-point waits use GREEN_CP_WAIT; io.h and sysio.h stay inside src/sysio/; __syscall_cp.c is $n lines; every .c and .S of src/ is in an include.am; $incl"
 exit $st

@@ -82,7 +82,7 @@
 #include "gthread.h"
 #include "section.h"
 #include "gsched.h"
-#include "fdwait.h"
+#include "idlewait.h"
 #include "gsignal.h"
 #include "report.h"
 #include "gconfig.h"

@@ -44,7 +44,7 @@
 #include "gthread.h"
 #include "section.h"
 #include "gsched.h"
-#include "fdwait.h"
+#include "idlewait.h"
 #include "gfork.h"
 #include "addrwait.h"
 #include "ktime.h"

@@ -50,7 +50,7 @@
 #include "section.h"
 #include "gsched.h"
 #include "tick.h"
-#include "fdwait.h"
+#include "idlewait.h"
 #include "gsignal.h"
 #include "gconfig.h"
 #include "runq.h"

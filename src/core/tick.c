@@ -119,7 +119,7 @@
 #include "section.h"
 #include "gsched.h"
 #include "tick.h"
-#include "fdwait.h"
+#include "idlewait.h"
 #include "gstack.h"
 #include "cputime.h"
 #include "gconfig.h"

@@ -151,7 +151,7 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 		long r;
 		__green_fd_closed(u);
 		r = __syscall(nr, u);
-		__green_fd_forget(u, u);   /* after the close (src/core/fdkind.c) */
+		__green_fd_forget(u, u);   /* after the close (fdkind.c) */
 		return r;
 	}
 	}

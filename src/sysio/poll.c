@@ -41,10 +41,12 @@
 #include "section.h"
 #include "gsched.h"
 #include "fdwait.h"
+#include "idlewait.h"
 #include "addrwait.h"
 #include "cputime.h"
 #include "gconfig.h"
 #include "io.h"
+#include "ioq.h"
 #include "ktime.h"
 
 typedef int backend_fn(struct pollfd *, size_t, const struct timespec *);

@@ -87,8 +87,10 @@
 #include <sys/mman.h>
 #include "gthread.h"
 #include "gsched.h"
-#include "fdwait.h"
+#include "gconfig.h"
+#include "idlewait.h"
 #include "io.h"
+#include "ioq.h"
 
 #ifndef SYS_epoll_pwait2
 #define SYS_epoll_pwait2 441      /* Linux 5.11; the same number on every port */
