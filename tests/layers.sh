@@ -1,8 +1,9 @@
 #!/bin/sh
 # layers.sh — the layering rules of docs/architecture.md that a grep can
 # check, on the source tree (nothing needs to be built):
-#   - a stub (src/stubs/) opens no no-preempt section and writes no field
-#     of a thread descriptor: it turns a musl call into core calls;
+#   - a stub or member (src/stubs/, src/members/) opens no no-preempt
+#     section and writes no field of a thread descriptor: it turns a musl
+#     call into core calls;
 #   - a wait is marked a cancellation point only through GREEN_CP_WAIT
 #     (gsched.h); signal.c alone saves and restores the mark around a
 #     handler;
@@ -22,13 +23,13 @@ cd "$S" || exit 1
 st=0
 bad() { echo "FAIL: $*"; st=1; }
 
-hits=$(grep -n 'GREEN_ENTER\|GREEN_LEAVE\|green_np_up\|green_np_down\|__green_np' src/stubs/*.c)
-[ -z "$hits" ] || bad "no-preempt sections in stubs:
+hits=$(grep -n 'GREEN_ENTER\|GREEN_LEAVE\|green_np_up\|green_np_down\|__green_np' src/stubs/*.c src/members/*.c)
+[ -z "$hits" ] || bad "no-preempt sections in stubs or members:
 $hits"
-hits=$(grep -nE '(__green_cur|self|\bt)->[a-z_]+ *(=[^=]|\+\+|--)' src/stubs/*.c)
-[ -z "$hits" ] || bad "thread-descriptor fields written in stubs:
+hits=$(grep -nE '(__green_cur|self|\bt)->[a-z_]+ *(=[^=]|\+\+|--)' src/stubs/*.c src/members/*.c)
+[ -z "$hits" ] || bad "thread-descriptor fields written in stubs or members:
 $hits"
-hits=$(grep -nE 'canceling *= *[01];' src/core/*.c src/sysio/*.c src/stubs/*.c | grep -v '^src/core/signal.c:')
+hits=$(grep -nE 'canceling *= *[01];' src/core/*.c src/sysio/*.c src/stubs/*.c src/members/*.c | grep -v '^src/core/signal.c:')
 [ -z "$hits" ] || bad "cancellation-point marks outside GREEN_CP_WAIT:
 $hits"
 hits=$(grep -n '#include "\(io\|sysio\)\.h"' $(find src -name '*.[ch]' -not -path 'src/sysio/*'))
@@ -60,5 +61,5 @@ $hits"
 else
 	incl="SKIP: the include check (no python3)"
 fi
-[ $st = 0 ] && echo "PASS: stubs open no sections and write no descriptor fields; cancellation-point waits use GREEN_CP_WAIT; io.h and sysio.h stay inside src/sysio/; __syscall_cp.c is $n lines; every .c and .S of src/ is in an include.am; $incl"
+[ $st = 0 ] && echo "PASS: stubs and members open no sections and write no descriptor fields; cancellation-point waits use GREEN_CP_WAIT; io.h and sysio.h stay inside src/sysio/; __syscall_cp.c is $n lines; every .c and .S of src/ is in an include.am; $incl"
 exit $st

@@ -1,6 +1,7 @@
 /*
  * fdwait.h — the I/O layer's waits on descriptors (io.c) and what is
- * known of each descriptor (fdkind.c), for the engine, the stubs and the
+ * known of each descriptor (fdkind.c), for the engine, the stubs, the
+ * members that change descriptors (fcntl.c, ioctl.c, syscall.c) and the
  * core's own users (AIO, named semaphores).  The idle wait is idlewait.h;
  * what io.c, poll.c and epoll.c share besides is io.h.
  */
