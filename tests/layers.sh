@@ -14,6 +14,8 @@
 #     narrow ones (idlewait.h, fdwait.h, ioq.h);
 #   - every .c and .S under src/ is named in an include.am (built, or a
 #     test's source);
+#   - src/include.am lists the libc's sources a directory at a time, each
+#     directory's sorted;
 #   - every .c and internal .h under src/ includes only internal headers
 #     whose declarations it uses, and never the umbrella green.h
 #     (tools/includes.py says how it decides), and the check fails on an
@@ -45,6 +47,23 @@ for f in $(find src -name '*.c' -o -name '*.S' | sort); do
 	grep -qF "$f" $ams || unlisted="$unlisted $f"
 done
 [ -z "$unlisted" ] || bad "source files no include.am builds:$unlisted"
+# each list of sources in src/include.am: a directory's files together
+# and in order (a list runs from "x_SOURCES =" or "+=" to its last line)
+hits=$(awk '
+	/_SOURCES *\+?= */ { inlist = 1; delete seen; prev = ""; sub(/.*= */, "") }
+	inlist {
+		more = sub(/\\$/, "")
+		for (i = 1; i <= NF; i++) {
+			d = $i; sub(/\/[^\/]*$/, "", d)
+			pd = prev; sub(/\/[^\/]*$/, "", pd)
+			if (d == pd && $i < prev) print FILENAME ":" NR ": " $i " after " prev
+			if (d != pd && (d in seen)) print FILENAME ":" NR ": " $i " away from the rest of " d "/"
+			seen[d] = 1; prev = $i
+		}
+		if (!more) inlist = 0
+	}' src/include.am)
+[ -z "$hits" ] || bad "src/include.am: sources not grouped by directory and sorted:
+$hits"
 # each file includes what it uses, and no more
 if command -v python3 >/dev/null 2>&1; then
 	hits=$(python3 tools/includes.py 2>&1) || bad "includes unused (tools/includes.py):
@@ -61,5 +80,5 @@ $hits"
 else
 	incl="SKIP: the include check (no python3)"
 fi
-[ $st = 0 ] && echo "PASS: stubs and members open no sections and write no descriptor fields; cancellation-point waits use GREEN_CP_WAIT; io.h and sysio.h stay inside src/sysio/; __syscall_cp.c is $n lines; every .c and .S of src/ is in an include.am; $incl"
+[ $st = 0 ] && echo "PASS: stubs and members open no sections and write no descriptor fields; cancellation-point waits use GREEN_CP_WAIT; io.h and sysio.h stay inside src/sysio/; __syscall_cp.c is $n lines; every .c and .S of src/ is in an include.am, and src/include.am lists them by directory, sorted; $incl"
 exit $st
