@@ -15,7 +15,7 @@ Reads `perf script` output of a `perf record -e cpu-clock -g` profile
   "kernel: network softirq, interrupts" for samples outside any call;
 
   user space, by the leaf symbol: green's multiplexer and I/O path
-  (src/core/poll.c, io.c, the __syscall_cp stub), green's switches and
+  (src/sysio/poll.c, io.c, the __syscall_cp stub), green's switches and
   scheduler (switch, run queue, timers, ticks, waits), locks and
   condition variables, malloc (musl's mallocng or glibc's malloc), the
   application (the symbols listed in APP.syms, one per line: `nm` of the

@@ -3,7 +3,7 @@
  * mode adds to musl's.  Priority-inheritance and priority-ceiling
  * mutexes, robust ones too, are green's own (src/core/mutex.c); the 1:1
  * mode (stock musl) keeps musl's answer: undefined here, -1 from
- * sysconf.  sysconf agrees in both modes (src/stubs/sysconf.c).
+ * sysconf.  sysconf agrees in both modes (src/members/sysconf.c).
  * _POSIX_PRIORITY_SCHEDULING and _POSIX_PRIORITIZED_IO stay undefined
  * (docs/posix.md).
  */

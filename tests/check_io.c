@@ -644,7 +644,7 @@ START_TEST(socket_read_write)
 }
 END_TEST
 
-/* ---- a read that waits first (src/core/fdkind.c: after reads of a
+/* ---- a read that waits first (src/sysio/fdkind.c: after reads of a
  * descriptor found nothing twice, its reads wait for readiness before
  * trying) still gets data that is already there.  The reader echoes
  * each byte on an acknowledgement socket.  First one byte at a time,
@@ -887,7 +887,7 @@ START_TEST(wait4_rusage)
 }
 END_TEST
 
-/* ---- the epoll backend (src/core/epoll.c): a wait set above the size
+/* ---- the epoll backend (src/sysio/epoll.c): a wait set above the size
  * at which green switches to it (64 descriptors), then what could break
  * registrations kept across waits.  With GREEN_IO=select or poll the
  * same tests run on those backends. */

@@ -1,6 +1,6 @@
 /* check_string.c — Check suite: the string moves, scans and formatting
  * that green's libc provides itself (src/arch/x86_64/memcpy.S, memchr.c,
- * src/stubs/vsnprintf.c), against byte-by-byte references, at every
+ * src/members/vsnprintf.c), against byte-by-byte references, at every
  * offset and length that takes a different path. */
 #include <stdint.h>
 #include <stdio.h>

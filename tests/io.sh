@@ -41,7 +41,7 @@ for m in green 1to1; do
 	done
 done
 
-# ---- reads that found nothing wait first (src/core/fdkind.c): in the
+# ---- reads that found nothing wait first (src/sysio/fdkind.c): in the
 # echo's round trips, each side reads again at once after it wrote, and
 # finds nothing.  With ticks, the reads of a connection wait for
 # readiness first after two such misses, and try first one read in 16:

@@ -7,7 +7,7 @@
 # A GCC specs file in the manner of musl-gcc's: compile against our
 # overlay headers and musl's, link statically against LIBDIR's libc.a and
 # start-up objects, never against the host's glibc.  sysconf is wrapped
-# (src/stubs/sysconf.c: green's answers where they differ from musl's).
+# (src/members/sysconf.c: green's answers where they differ from musl's).
 #
 # A directory given as $VAR/path (literally) is found at each compilation: the spec
 # %:getenv(VAR /path) (the installed trees, which green-cc finds relative
@@ -37,12 +37,12 @@ if [ $# -ge 6 ]; then
 fi
 # Green mode wraps fcntl and ioctl: a change of a descriptor's flags
 # (F_SETFL, FIONBIO) makes green ask again which are non-blocking
-# (src/stubs/fcntl.c, ioctl.c).
+# (src/members/fcntl.c, ioctl.c).
 # Green mode also links green-gdb.o: the entry that has gdb load the
 # extension, and a reference to the layout table it reads (gdb/include.am).
 # Green mode wraps clock_gettime and clock_getres too (green threads'
-# CPU-time clocks: src/stubs/clock_gettime.c) and the timer_* calls
-# (SIGEV_THREAD timers: src/stubs/timer_create.c).
+# CPU-time clocks: src/members/clock_gettime.c) and the timer_* calls
+# (SIGEV_THREAD timers: src/members/timer_create.c).
 # On a 32-bit port musl's <time.h> redirects the four that take a struct
 # timespec to their 64-bit-time symbols, which every call then names:
 # those are wrapped instead (GREEN_WRAP_T64 in src/core/ptimer.h).

@@ -24,7 +24,7 @@ hidden int __green_pshared_wait(volatile int *w, int val, uint64_t deadline,
                                 enum gwait kind, const void *obj, unsigned *step);
 hidden void __green_pshared_wake(volatile int *w, int n, int others);
 hidden int __green_pshared_waiting(void);
-hidden int __green_pshared_idle(uint64_t deadline);
+hidden int __green_pshared_idle(uint64_t deadline, const uint64_t *mask);  /* mask: as __green_poll_wait's */
 hidden void __green_pshared_reset(void);          /* in a forked child */
 hidden int __green_pshared_pid(void);
 

@@ -72,6 +72,7 @@
 #include "gsched.h"
 #include "lifecycle.h"
 #include "fdwait.h"
+#include "idlewait.h"
 #include "gsignal.h"
 #include "gstack.h"
 #include "addrwait.h"

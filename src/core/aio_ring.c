@@ -358,8 +358,8 @@ static void *reap(void *arg)
 		__green_aio_notify();
 		if (last) return 0;
 		if (fd == lost)
-			__green_retry_wait(GW_RETRY, 0, &step, GREEN_NO_DEADLINE);
-		else if (__green_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_FD) == EBADF && fd == ring)
+			__green_retry_wait(GW_RETRY, 0, &step, GREEN_NO_DEADLINE, 0);
+		else if (__green_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_FD, 0) == EBADF && fd == ring)
 			lost = fd;   /* closed under us, and not by close(): look every few ms */
 	}
 }

@@ -26,7 +26,6 @@
 #include "gthread.h"
 #include "report.h"
 #include "gconfig.h"
-#include "io.h"
 
 hidden struct green_config __green_config;
 

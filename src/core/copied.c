@@ -286,8 +286,7 @@ static void load(struct green_thread *t, struct green_thread *keep)
 	t->hot = 1;
 	hand = (hand + 1) % hot_max;
 	if (!t->started) {
-		t->started = 1;
-		t->sp = __green_arch_make(top_of(t), __green_thread_start, t);
+		__green_thread_frame(t, top_of(t));
 	} else {
 		char *sp = (char *)t->sp + GREEN_ARCH_STACK_BIAS;
 		GREEN_VG_MAKE_UNDEFINED(sp, t->save_len);

@@ -20,7 +20,7 @@
  *                        stack pointer, and the thread's stack pointer
  *                        once the switch returns
  *   fdev.*, fdkey.shift  a descriptor wait's events, and how wait_obj
- *                        encodes them with the descriptor (io.h)
+ *                        encodes them with the descriptor (ioq.h)
  *   addr.*               addresses of the thread list, the running
  *                        thread, the main thread's descriptor,
  *                        __progname and the queue of threads waiting on
@@ -38,8 +38,8 @@
 #include "fdwait.h"
 #include "gstack.h"
 #include "sync.h"
-#if __has_include("io.h")
-#include "io.h"
+#if __has_include("ioq.h")
+#include "ioq.h"
 #endif
 
 /* Refer to the scheduler's state weakly: a program without threads
@@ -137,7 +137,7 @@ hidden const struct green_debug_entry __green_debug[] __attribute__((used)) = {
 	VALUE("addr.main", &__green_main)
 	VALUE("addr.progname", &__progname)
 	VALUE("addr.region_owner", &__green_region_owner)
-#if __has_include("io.h")
+#if __has_include("ioq.h")
 	VALUE("addr.io_q", &__green_io_q)
 #endif
 	{ 0, 0, 0 }

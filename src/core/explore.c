@@ -67,7 +67,7 @@
  *
  * Replay check.  Each decision (the id of the thread chosen, the running
  * one included) is folded into a 64-bit FNV-1a hash; at every ending —
- * exit and _exit (stubs/_Exit.c), abort, the deadlock report, a fault (stack.c), a signal whose
+ * exit and _exit (members/_Exit.c), abort, the deadlock report, a fault (stack.c), a signal whose
  * default action kills (signal.c's die: under GREEN_SCHED the catcher
  * takes every such signal once threads exist, so green-explore's SIGXCPU
  * at a timeout reports too) — green prints the setting, the number of
@@ -82,7 +82,7 @@
 #include "gthread.h"
 #include "section.h"
 #include "gsched.h"
-#include "fdwait.h"
+#include "idlewait.h"
 #include "gsignal.h"
 #include "report.h"
 #include "gconfig.h"

@@ -29,6 +29,11 @@ hidden int __green_vclock_read(clockid_t clk, uint64_t *ns);  /* the program's c
 extern hidden uint64_t __green_vclock;
 
 /* ---- environment (config.c) */
+/* GREEN_IO's backends of the multiplexer (src/sysio/poll.c); unset,
+ * select, switching to epoll for good once the wait set reaches
+ * GREEN_ARCH_AUTO_EPOLL_AT descriptors (arch.h; never on a CPU that does
+ * not define it). */
+enum { GREEN_IO_AUTO, GREEN_IO_SELECT, GREEN_IO_POLL, GREEN_IO_EPOLL };
 struct green_config {
 	size_t stack_size;   /* GREEN_STACK_SIZE */
 	int stack_mode;      /* GREEN_STACKS */
@@ -40,7 +45,7 @@ struct green_config {
 	int sched_depth;
 	char sched_text[64]; /* the value, for the report */
 	int aio_threads;     /* GREEN_AIO=threads: AIO by worker threads, never io_uring */
-	int io_backend;      /* GREEN_IO: 0 automatic, else GREEN_IO_* (io.h) */
+	int io_backend;      /* GREEN_IO: GREEN_IO_AUTO, else the one named */
 	int debug;           /* GREEN_DEBUG: released memory quarantined (quarantine.c) */
 	int loaded;
 };

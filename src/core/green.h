@@ -14,7 +14,6 @@
 #include "gsched.h"     /* block, wake, yield; wait queues; switch; timers */
 #include "lifecycle.h"  /* start, exit, keys, registry, robust owners */
 #include "tick.h"       /* the tick: time slices and periodic checks */
-#include "fdwait.h"     /* the idle wait, descriptor waits, descriptor kinds */
 #include "gsignal.h"    /* signals and 64-bit signal sets */
 #include "gfork.h"      /* fork, and each subsystem's reset in the child */
 #include "gstack.h"     /* stacks, copied stacks, TLS, quarantine */
@@ -23,5 +22,9 @@
 #include "cputime.h"    /* CPU time per thread */
 #include "report.h"     /* diagnostics */
 #include "gconfig.h"    /* the environment, and GREEN_SCHED's schedules */
+/* what the core uses of the I/O layer (src/sysio/) */
+#include "idlewait.h"   /* the idle wait and the tick's check (poll.c) */
+#include "fdwait.h"     /* descriptor waits and descriptor kinds (io.c, fdkind.c) */
+#include "ioq.h"        /* the threads waiting on the kernel, for diagnostics */
 
 #endif

@@ -21,6 +21,11 @@ hidden int __green_wait(struct gq *, enum gwait, const void *obj, uint64_t deadl
 hidden int __green_wait_first(struct gq *, enum gwait, const void *obj, uint64_t deadline);
 hidden void __green_unpreempted(void (*func)(void *), void *ctx);
 hidden void __green_deadlock(void);
+/* 1 while the scheduler waits in the kernel for want of a runnable
+ * thread.  One owner and one writer: sched.c's idle(), around its call
+ * of the idle wait; the tick reads it (a tick then only stops, as the
+ * wait has every descriptor and the nearest deadline). */
+extern hidden int __green_idling;
 
 /* ---- queue helpers (queue.c; the common cases of push and pop in line,
  * as every wait and wake takes one: they are the most of a ping-pong) */

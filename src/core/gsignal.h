@@ -1,7 +1,7 @@
 /*
  * gsignal.h — what signal.c (the machinery: state, catcher, dispatch,
  * handlers) and sigcalls.c (the public calls' back-ends) share, and the
- * signal back-ends the stubs call.  Signals are numbered 1..64 and held
+ * signal back-ends the stubs and members call.  Signals are numbered 1..64 and held
  * in 64-bit sets, bit s - 1 for signal s.
  */
 #ifndef GREEN_GSIGNAL_H
@@ -121,8 +121,8 @@ hidden int __green_sig_sync(int s, siginfo_t *si, void *uc);
 hidden void __green_sig_sent(int s, siginfo_t *si, void *uc);   /* stack.c: a SIGSEGV sent by kill */   /* stack.c: the program's SIGSEGV handler */
 
 /* sigcalls.c: the back-ends of the public calls once threads exist
- * (src/stubs/sigaction.c, pthread_sigmask.c, sigpending.c,
- * sigtimedwait.c, sigsuspend.c) */
+ * (src/members/sigaction.c, pthread_sigmask.c, sigpending.c;
+ * src/stubs/sigtimedwait.c, sigsuspend.c) */
 hidden int __green_sigaction(int, const struct sigaction *, struct sigaction *);
 hidden int __green_sigmask(int, const sigset_t *, sigset_t *);
 hidden int __green_sigpending(sigset_t *);
@@ -130,7 +130,7 @@ hidden int __green_sigtimedwait(const sigset_t *, siginfo_t *, const struct time
 hidden int __green_sigsuspend(const sigset_t *);
 
 /* tick.c: the program's interval timers, virtual once threads exist
- * (src/stubs/getitimer.c, setitimer.c, execve.c) */
+ * (src/members/getitimer.c, setitimer.c, execve.c) */
 struct itimerval;
 hidden int __green_itimer_armed(void);
 hidden void __green_itimer_virtualise(void);

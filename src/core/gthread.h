@@ -228,7 +228,7 @@ struct green_thread {
 	/* Copied stacks (copied.c): the saved live stack [sp, top). */
 	void *save;
 	size_t save_len, save_cap;
-	unsigned char started;         /* a copied thread's first frame exists */
+	unsigned char started;         /* its first frame exists (__green_thread_frame, thread.c) */
 	unsigned char hot;             /* its slot is mapped, its frames in place */
 	unsigned short hot_at;         /* its place in the ring of hot threads */
 	unsigned char shared;          /* its slot has had another thread (32-bit: copied.c) */

@@ -10,7 +10,7 @@
 
 /* ---- threads (thread.c, key.c, unwind.c, registry.c) */
 hidden void __green_tsd_run_dtors(struct green_thread *);
-hidden void __green_thread_start(void *);       /* thread.c: a new thread's first code */
+hidden void __green_thread_frame(struct green_thread *, void *top);  /* thread.c: a new thread's first frame */
 /* where pthread_exit's unwinding lands: in a thread's start frame
  * (thread.c), for the unwinder (unwind.c) */
 struct green_landing {

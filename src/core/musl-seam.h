@@ -55,7 +55,7 @@
 #define GREEN_C11_ATTR      __ATTRP_C11_THREAD
 
 /* musl's own kernel-level sigaction.  musl defines it in the member
- * src/signal/sigaction, which green replaces: src/stubs/sigaction.c
+ * src/signal/sigaction, which green replaces: src/members/sigaction.c
  * defines it again, translated to and from the kernel's structure as
  * musl does, beside the public sigaction that routes through green once
  * threads exist.  So this one core dependency on a stub is the seam's:

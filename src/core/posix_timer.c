@@ -28,7 +28,7 @@
  *
  * A timer is named by its address shifted right one bit with the sign
  * bit set (musl's convention for its own thread timers): kernel timer
- * ids are never negative, so the wrappers (src/stubs/timer_*.c) tell the
+ * ids are never negative, so the wrappers (src/members/timer_*.c) tell the
  * two apart without a table.
  */
 #include <stdlib.h>

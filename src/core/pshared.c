@@ -44,7 +44,6 @@
 #include "gthread.h"
 #include "section.h"
 #include "gsched.h"
-#include "fdwait.h"
 #include "gfork.h"
 #include "addrwait.h"
 #include "ktime.h"
@@ -130,11 +129,11 @@ static void wake_changed(void)
 
 /*
  * The scheduler is idle (poll.c, with every signal blocked and the mask
- * to wait with in __green_idle_mask), threads wait on shared words and
+ * to wait with in `mask`), threads wait on shared words and
  * none on descriptors: sleep in the kernel on all those words at once,
  * until one is woken or changes, the deadline passes or a signal comes.
  */
-hidden int __green_pshared_idle(uint64_t deadline)
+hidden int __green_pshared_idle(uint64_t deadline, const uint64_t *mask)
 {
 	struct ps_waitv v[PS_MAX];
 	struct green_thread *t;
@@ -155,16 +154,16 @@ hidden int __green_pshared_idle(uint64_t deadline)
 	if (no_waitv || !n) {
 		r = __syscall(GREEN_SYS_PPOLL, 0, 0,
 		              green_k_ts(deadline == GREEN_NO_DEADLINE ? 0 : &ts, kts),
-		              __green_idle_mask, _NSIG / 8);
+		              mask, _NSIG / 8);
 	} else {
-		if (__green_idle_mask)
-			__syscall(SYS_rt_sigprocmask, SIG_SETMASK, __green_idle_mask, 0, _NSIG / 8);
+		if (mask)
+			__syscall(SYS_rt_sigprocmask, SIG_SETMASK, mask, 0, _NSIG / 8);
 		d += __green_real_now();
 		kts[0] = d / 1000000000u;
 		kts[1] = d % 1000000000u;
 		r = __syscall(SYS_futex_waitv, v, n, 0,
 		              deadline == GREEN_NO_DEADLINE ? 0 : kts, CLOCK_MONOTONIC);
-		if (__green_idle_mask)
+		if (mask)
 			__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, 0, _NSIG / 8);
 		if (r == -ENOSYS) no_waitv = 1;
 	}

@@ -17,7 +17,7 @@
 #include "report.h"
 #include "gconfig.h"
 #include "sync.h"
-#include "io.h"
+#include "ioq.h"
 
 hidden void __green_say(const char *fmt, ...)
 {

@@ -50,7 +50,7 @@
 #include "section.h"
 #include "gsched.h"
 #include "tick.h"
-#include "fdwait.h"
+#include "idlewait.h"
 #include "gsignal.h"
 #include "gconfig.h"
 #include "runq.h"
@@ -72,6 +72,7 @@ hidden int __green_live = 1;
 hidden struct green_thread *__green_all = &__green_main;
 hidden int __green_np;
 hidden volatile union green_pending __green_pending;
+hidden int __green_idling;   /* idle()'s alone to write (gsched.h) */
 
 /* Pick the next thread to run; idles while there is none.  May return
  * the current thread if it was woken while idling. */
@@ -91,9 +92,9 @@ static void idle(uint64_t deadline)
 	if (__green_xmode) t0 = __green_real_now();
 	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, _NSIG / 8);
 	if (!green_pending_is(GREEN_PEND_SIG)) {
-		__green_idle_mask = &old;
-		r = __green_poll_wait(deadline);
-		__green_idle_mask = 0;
+		__green_idling = 1;
+		r = __green_poll_wait(deadline, &old);
+		__green_idling = 0;
 	}
 	/* what the catcher caught meanwhile stays blocked until dispatched */
 	restore = old | __green_sig_held;

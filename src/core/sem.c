@@ -66,7 +66,7 @@ static int wait_shared(struct gsem *g, uint64_t deadline)
 	int r;
 	while (!take_shared(g)) {
 		if (__green_now() >= deadline) return ETIMEDOUT;
-		r = GREEN_CP_WAIT(1, __green_retry_wait(GW_SEM, g, &step, deadline));
+		r = __green_retry_wait(GW_SEM, g, &step, deadline, 1);
 		if (r == EINTR || r == ECANCELED) return r;
 	}
 	return 0;

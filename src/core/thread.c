@@ -123,7 +123,8 @@ static __attribute__((noinline)) _Noreturn void run_landing(struct green_thread 
 	run(self);
 }
 
-hidden void __green_thread_start(void *arg)
+/* A new thread's first code, entered by the first switch to it. */
+static void __green_thread_start(void *arg)
 {
 	struct green_thread *self = arg;
 	__green_arch_fp_set(&self->fp);
@@ -132,6 +133,20 @@ hidden void __green_thread_start(void *arg)
 	green_sig_check(self);
 	if (__green_can_unwind()) run_landing(self);
 	run(self);
+}
+
+/*
+ * A new thread's first frame, at the top of the stack it will run on:
+ * the first switch to t->sp enters __green_thread_start(t).  The one
+ * place a thread's first frame is made, for both kinds of stack: a
+ * separate stack's at creation (__pthread_create, below), a copied
+ * thread's when it is first loaded into its slot (copied.c's load), as
+ * the slot is not mapped for it before.
+ */
+hidden void __green_thread_frame(struct green_thread *t, void *top)
+{
+	t->started = 1;
+	t->sp = __green_arch_make(top, __green_thread_start, t);
 }
 
 int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict attrp,
@@ -202,10 +217,9 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 		t->prio = self->prio;
 	}
 	green_relevel(t);
-	if (t->stack_mode == GREEN_STACK_SEPARATE) {
-		t->started = 1;
-		t->sp = __green_arch_make((char *)t->stack_lo + t->stack_size, __green_thread_start, t);
-	}   /* a copied thread's first frame is built on the region (copied.c) */
+	if (t->stack_mode == GREEN_STACK_SEPARATE)
+		__green_thread_frame(t, (char *)t->stack_lo + t->stack_size);
+	/* a copied thread's is made when it is first loaded (copied.c) */
 	all_add(t);
 	__green_live++;
 	__green_ready(t, 0);

@@ -93,7 +93,8 @@
  * shrink with it.  A turn ends at any switch (__green_nswitch moves), so
  * an acceptor that waits, or yields, starts again from nothing.
  *
- *   accept() returns a connection ──> accepted_turn = this turn
+ *   accept() returns a connection ──> __green_tick_accepted():
+ *                                     accepted_turn = this turn
  *   tick, quantum used, same priority runnable:
  *     accepted this turn? ──no──> preempt
  *       │yes
@@ -119,7 +120,7 @@
 #include "section.h"
 #include "gsched.h"
 #include "tick.h"
-#include "fdwait.h"
+#include "idlewait.h"
 #include "gstack.h"
 #include "cputime.h"
 #include "gconfig.h"
@@ -133,7 +134,6 @@
 
 hidden int __green_ticking;
 hidden unsigned long __green_nswitch;
-hidden unsigned long __green_accepted_turn;
 
 static uint64_t quantum;              /* ns; 0 = cooperative only */
 static uint64_t next_tick;            /* deadline of the next tick, 0 = none */
@@ -142,6 +142,7 @@ static uint64_t run_since;            /* when a tick first saw the current threa
 static uint64_t alarm_at, alarm_every; /* the program's virtual ITIMER_REAL */
 static uint64_t armed_at;             /* what the real timer is set to */
 static int virtual;
+static unsigned long accepted_turn;   /* __green_nswitch + 1 at the last accept */
 static unsigned long keep_turn;       /* the turn the acceptor's keep started in, + 1 */
 static uint64_t keep_from;            /* the kernel's CPU clock then */
 
@@ -210,6 +211,14 @@ hidden void __green_tick_check(void)
 	__green_poll_check();
 }
 
+/* The running thread accepted a connection (src/sysio/dispatch.c): the
+ * policy below lets it keep the CPU for a while this turn.  The turn is
+ * the tick's own state, written here alone. */
+hidden void __green_tick_accepted(void)
+{
+	accepted_turn = __green_nswitch + 1;
+}
+
 /* After the waiters were woken: does the running thread give up the CPU?
  * When its quantum is used and the policy lets a runnable thread have it,
  * or at once when a thread of a higher priority became runnable. */
@@ -220,7 +229,7 @@ hidden int __green_tick_slice_over(int used)
 	if (runq_empty()) return 0;
 	if (__green_runq_higher(__green_cur)) return 1;
 	if (!used || !__green_runq_should_preempt(__green_cur)) return 0;
-	if (__green_accepted_turn != turn) return 1;
+	if (accepted_turn != turn) return 1;
 	/* an acceptor keeps the CPU for a few quanta of CPU time (above) */
 	if (keep_turn != turn) {
 		keep_turn = turn;
@@ -250,7 +259,7 @@ static void tick(int sig, siginfo_t *si, void *uc)
 			alarm_at = 0;
 	}
 	if (next_tick && now >= next_tick) {
-		if (__green_idle_mask) {
+		if (__green_idling) {
 			/* the process idles in the kernel: its wait has the nearest
 			 * deadline and every descriptor; ready threads re-arm */
 			stop();

@@ -10,9 +10,9 @@ hidden void __green_tick_arm(void);             /* two threads may run: start sl
 hidden void __green_tick_watch(void);           /* threads wait: keep ticking (tick.c) */
 hidden void __green_tick_check(void);           /* wake expired and ready waiters */
 hidden int __green_tick_slice_over(int used);   /* should the running thread yield now? */
+hidden void __green_tick_accepted(void);        /* the running thread accepted a connection */
 hidden void __green_tick_after_fork(void);
 extern hidden int __green_ticking;
 extern hidden unsigned long __green_nswitch;
-extern hidden unsigned long __green_accepted_turn;   /* __green_nswitch + 1 at the last accept (tick.c) */
 
 #endif

@@ -1,4 +1,4 @@
-/* alarm — through green's setitimer (src/stubs): once threads exist the
+/* alarm — through green's setitimer (src/members): once threads exist the
  * program's ITIMER_REAL is virtual, sharing the real one with the time
  * slice (src/core/tick.c). */
 #include <unistd.h>

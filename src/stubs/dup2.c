@@ -1,7 +1,7 @@
 /*
  * dup2.c — replacing a descriptor others wait on wakes them with EBADF,
  * as closing it does; what green knew of the number is forgotten
- * (src/core/fdkind.c).
+ * (src/sysio/fdkind.c).
  */
 #include <unistd.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  *
  * Green's additions: threads parked on new are woken with EBADF before
  * it is replaced, as closing it would, and what green knew of the
- * number is forgotten afterwards (src/core/fdkind.c).
+ * number is forgotten afterwards (src/sysio/fdkind.c).
  */
 #include <unistd.h>
 #include <errno.h>

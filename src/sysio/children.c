@@ -21,8 +21,8 @@ static long child_park(long pid, long opt, unsigned *step, int cp)
 	if (pid > 0 && !(opt & (WUNTRACED | WCONTINUED)) && !no_pidfd)
 		fd = __syscall(SYS_pidfd_open, pid, 0);
 	if (fd == -ENOSYS) no_pidfd = 1;
-	if (fd < 0) return __sysio_park_retry((void *)pid, step, GREEN_NO_DEADLINE, GW_CHILD, cp);
-	w = __sysio_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_CHILD, cp);
+	if (fd < 0) return __sysio_waited(__green_retry_wait(GW_CHILD, (void *)pid, step, GREEN_NO_DEADLINE, cp), cp);
+	w = __green_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_CHILD, cp);
 	__syscall(SYS_close, fd);
 	__green_fd_forget(fd, fd);   /* the epoll backend's registration too */
 	return __sysio_waited(w, cp);

@@ -83,7 +83,7 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 #endif
 	case SYS_accept4: {
 		long r = __sysio_io_call(nr, a, GREEN_IN, BY_READY, 0, cp);
-		if (r >= 0) __green_accepted_turn = __green_nswitch + 1;   /* src/core/tick.c */
+		if (r >= 0) __green_tick_accepted();   /* the tick's policy for acceptors */
 		return r;
 	}
 	case SYS_connect: return __sysio_connect(u, v, w, cp);
@@ -151,7 +151,7 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 		long r;
 		__green_fd_closed(u);
 		r = __syscall(nr, u);
-		__green_fd_forget(u, u);   /* after the close (src/core/fdkind.c) */
+		__green_fd_forget(u, u);   /* after the close (fdkind.c) */
 		return r;
 	}
 	}

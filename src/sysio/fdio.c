@@ -150,7 +150,7 @@ static long do_io(struct io *c, int cp)
 		}
 		guess = 0;    /* a woken read always tries */
 		if (park) {
-			if (!(r = __sysio_park_fd(c->fd, c->ev, GREEN_NO_DEADLINE, GW_FD, cp))) continue;
+			if (!(r = __sysio_waited(__green_fd_wait(c->fd, c->ev, GREEN_NO_DEADLINE, GW_FD, cp), cp))) continue;
 			return done ? done : r;
 		}
 		if (r <= 0) return done ? done : r;
@@ -213,12 +213,12 @@ hidden long __sysio_connect(int fd, long addr, long len, int cp)
 	if (fl < 0 || (fl & O_NONBLOCK)) return __syscall(SYS_connect, fd, addr, len);
 	r = connect_start(fd, addr, len, fl);
 	while (r == -EAGAIN) {   /* a local listener's backlog is full */
-		if ((r = __sysio_park_retry((void *)(long)fd, &step, GREEN_NO_DEADLINE, GW_RETRY, cp))) return r;
+		if ((r = __sysio_waited(__green_retry_wait(GW_RETRY, (void *)(long)fd, &step, GREEN_NO_DEADLINE, cp), cp))) return r;
 		r = connect_start(fd, addr, len, fl);
 	}
 	if (r != -EINPROGRESS) return r;
 	do {
-		if ((r = __sysio_park_fd(fd, GREEN_OUT, GREEN_NO_DEADLINE, GW_FD, cp))) return r;
+		if ((r = __sysio_waited(__green_fd_wait(fd, GREEN_OUT, GREEN_NO_DEADLINE, GW_FD, cp), cp))) return r;
 	} while (!__sysio_fd_ready(fd, GREEN_OUT));
 	r = __syscall(SYS_getsockopt, fd, SOL_SOCKET, SO_ERROR, &err, &sl);
 	return r < 0 ? r : -err;

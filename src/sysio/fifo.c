@@ -25,7 +25,7 @@ static long fifo_reader(int fd, int cp)
 {
 	int w;
 	while (!__sysio_fd_ready(fd, GREEN_IN)) {
-		w = __sysio_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_FD, cp);
+		w = __green_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_FD, cp);
 		if (!w) continue;
 		if (w == EINTR && __green_intr_restart()) continue;
 		__syscall(SYS_close, fd);
@@ -48,7 +48,7 @@ hidden long __sysio_open(long nr, long dirfd, long path, long flags, long mode, 
 		return nr == SYS_open ? __syscall(nr, path, flags, mode)
 		                      : __syscall(nr, dirfd, path, flags, mode);
 	while ((fd = __syscall(SYS_openat, dirfd, path, flags | O_NONBLOCK, mode)) == -ENXIO)
-		if ((r = __sysio_park_retry((void *)path, &step, GREEN_NO_DEADLINE, GW_RETRY, cp))) return r;
+		if ((r = __sysio_waited(__green_retry_wait(GW_RETRY, (void *)path, &step, GREEN_NO_DEADLINE, cp), cp))) return r;
 	if (fd < 0) return fd;
 	return acc == O_RDONLY ? fifo_reader(fd, cp) : fifo_unblock(fd);
 }

@@ -25,7 +25,7 @@ hidden long __sysio_polled(long nr, long *a, int arg, long nb, long busy1, long 
 	for (;;) {
 		r = __syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 		if ((r != busy1 && r != busy2) || want == nb) return r;
-		if ((r = __sysio_park_retry(0, &step, GREEN_NO_DEADLINE, GW_RETRY, cp))) return r;
+		if ((r = __sysio_waited(__green_retry_wait(GW_RETRY, 0, &step, GREEN_NO_DEADLINE, cp), cp))) return r;
 	}
 }
 
@@ -36,7 +36,7 @@ hidden long __sysio_tcdrain(int fd, int cp)
 	long r;
 
 	while (!__syscall(SYS_ioctl, fd, TIOCOUTQ, &n) && n > 0)
-		if ((r = __sysio_park_retry(0, &step, GREEN_NO_DEADLINE, GW_RETRY, cp))) return r;
+		if ((r = __sysio_waited(__green_retry_wait(GW_RETRY, 0, &step, GREEN_NO_DEADLINE, cp), cp))) return r;
 	return __syscall(SYS_ioctl, fd, TCSBRK, 1);
 }
 
@@ -58,7 +58,7 @@ hidden long __sysio_mq(long nr, const long *a, int ev, int legacy, int cp)
 		if (r != -ETIMEDOUT) return r;
 		if (err) return -err;
 		if (__green_now() >= dl) return r;
-		w = __sysio_fd_wait(a[0], ev, dl, GW_FD, cp);
+		w = __green_fd_wait(a[0], ev, dl, GW_FD, cp);
 		if (w == ETIMEDOUT) continue;
 		if ((r = __sysio_waited(w, cp))) return r;
 	}
@@ -89,7 +89,7 @@ hidden long __sysio_semop(int id, const struct sembuf *ops, size_t n, const stru
 #endif
 		if (r != -EAGAIN || !wait) break;
 		if (__green_now() >= dl) break;
-		if ((r = __sysio_park_retry(0, &step, dl, GW_RETRY, cp))) {
+		if ((r = __sysio_waited(__green_retry_wait(GW_RETRY, 0, &step, dl, cp), cp))) {
 			if (r == -ETIMEDOUT) r = -EAGAIN;
 			break;
 		}

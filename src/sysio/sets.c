@@ -26,7 +26,7 @@ static long set_waited(int r, int cp)
 
 static long set_park(const struct pollfd *p, unsigned long n, uint64_t dl, int cp)
 {
-	return set_waited(GREEN_CP_WAIT(cp, __green_fds_wait(p, n, dl)), cp);
+	return set_waited(__green_fds_wait(p, n, dl, cp), cp);
 }
 
 /*
@@ -121,7 +121,7 @@ hidden long __sysio_epoll(const long *a, int cp)
 	for (;;) {
 		r = probe(__syscall(SYS_epoll_pwait, a[0], a[1], a[2], 0, a[4], a[5]));
 		if (r || __green_now() >= dl) return r;
-		w = __sysio_fd_wait(a[0], GREEN_IN, dl, GW_FD, cp);
+		w = __green_fd_wait(a[0], GREEN_IN, dl, GW_FD, cp);
 		if ((r = set_waited(w, cp)) < 0) return r;
 		if (r) dl = 0;
 	}

@@ -2,9 +2,10 @@
  * sysio.h — the blocking-I/O engine: what musl's blocking system calls
  * become once a second thread exists, so that they park only the calling
  * thread (docs/io.md).  Its one entry is __green_sys (dispatch.c), which
- * __syscall_cp and the stubs of green-sys.h call; a file per concern:
+ * __syscall_cp and the stubs of green-sys.h call.  The whole I/O path
+ * lives in this directory, a file per concern.  The upper half, which
+ * knows system calls:
  *
- *   wait.c      a core wait from a system call, and what ends it
  *   fdio.c      descriptor I/O (read, write, recv*, send*, accept) and connect
  *   sets.c      the program's own sets: poll, ppoll, select, pselect, epoll_wait
  *   children.c  wait4, waitid
@@ -13,6 +14,19 @@
  *               F_SETLKW, msgrcv/msgsnd, tcdrain, getrandom, flock,
  *               mq_timed*, semop
  *   dispatch.c  the table: which call goes where
+ *
+ * The lower half, which knows threads and descriptors but no system
+ * call's number:
+ *
+ *   io.c        a thread's wait on the kernel (fdwait.h), and what ends it
+ *   poll.c      the multiplexer: the idle wait and the tick's check
+ *               (idlewait.h), the select and poll backends
+ *   epoll.c     the epoll backend
+ *   fdkind.c    what is known of each descriptor (fdwait.h)
+ *
+ * io.h is what the lower half shares, ioq.h its waiters' records (which
+ * the diagnostics read); the core includes idlewait.h, fdwait.h or ioq.h
+ * for what it uses, never io.h or this file.
  *
  * cp says whether the call is a cancellation point (through __syscall_cp
  * it is; through green-sys.h never).  Every function returns what the
@@ -25,18 +39,15 @@
 #include <stdint.h>
 #include <time.h>
 #include <sys/uio.h>
-#include "gthread.h"
 #include "gsched.h"
 
 #define LOCAL_IOV 16
 
 hidden long __green_sys(long, long, long, long, long, long, long, int);
 
-/* wait.c */
+/* io.c, beside the waits themselves (fdwait.h): a wait's end as the
+ * call's result (0: try again), and readiness now */
 hidden long __sysio_waited(int r, int cp);
-hidden int __sysio_fd_wait(int fd, int ev, uint64_t deadline, enum gwait kind, int cp);
-hidden long __sysio_park_fd(int fd, int ev, uint64_t deadline, enum gwait kind, int cp);
-hidden long __sysio_park_retry(const void *obj, unsigned *step, uint64_t deadline, enum gwait kind, int cp);
 hidden int __sysio_fd_ready(int fd, int ev);
 
 /* fdio.c: how a call takes the non-blocking flag */

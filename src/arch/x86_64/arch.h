@@ -6,7 +6,7 @@
 #define GREEN_ARCH_STACK_ALIGN 16      /* SysV ABI: rsp+8 is 16-aligned at entry */
 #define GREEN_ARCH_FRAME_BYTES 64      /* what __green_arch_switch pushes */
 /* the multiplexer moves to epoll by itself at this many waiting
- * descriptors (src/core/poll.c); a port that leaves it undefined never does */
+ * descriptors (src/sysio/poll.c); a port that leaves it undefined never does */
 #define GREEN_ARCH_AUTO_EPOLL_AT 64
 
 /* The saved frame (context.S) as gdb reads it (../../core/debug.c): the

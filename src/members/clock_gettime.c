@@ -4,7 +4,7 @@
  * src/core/cputime.c), and under GREEN_SCHED the wall and monotonic
  * clocks from the virtual clock (src/core/explore.c); every other clock
  * is musl's.  gettimeofday and ftime call this; time and timespec_get
- * are replaced to call it (src/stubs/time.c, timespec_get.c).  musl's member stays
+ * are replaced to call it (src/members/time.c, timespec_get.c).  musl's member stays
  * (its vDSO lookup is static to it): green-cc links green mode with
  * --wrap=clock_gettime (tools/mkspecs.sh; --wrap=__clock_gettime64 on
  * 32-bit ports, GREEN_WRAP_T64 in ptimer.h), so the program's calls come

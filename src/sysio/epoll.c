@@ -87,8 +87,9 @@
 #include <sys/mman.h>
 #include "gthread.h"
 #include "gsched.h"
-#include "fdwait.h"
+#include "gconfig.h"
 #include "io.h"
+#include "ioq.h"
 
 #ifndef SYS_epoll_pwait2
 #define SYS_epoll_pwait2 441      /* Linux 5.11; the same number on every port */
@@ -365,7 +366,7 @@ static void dispatch(int fd, struct fdent *e, unsigned got)
 	else if (got & ~(want | ALWAYS) && set(fd, e, want)) unregister(fd, e);
 }
 
-static int kwait(struct epoll_event *ev, const struct timespec *ts)
+static int kwait(struct epoll_event *ev, const struct timespec *ts, const uint64_t *mask)
 {
 	static int no_pwait2;
 	long long kts[2];
@@ -378,22 +379,22 @@ static int kwait(struct epoll_event *ev, const struct timespec *ts)
 	}
 	if (!no_pwait2) {
 		r = __syscall(SYS_epoll_pwait2, epfd, ev, EVENTS, ts ? kts : 0,
-		              __green_idle_mask, _NSIG / 8);
+		              mask, _NSIG / 8);
 		if (r != -ENOSYS) return r;
 		no_pwait2 = 1;
 	}
 	/* before Linux 5.11: milliseconds, rounded up so as not to wake early */
 	if (ts) ms = ts->tv_sec > 1000000 ? 1000000000 : ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000;
-	return __syscall(SYS_epoll_pwait, epfd, ev, EVENTS, ms, __green_idle_mask, _NSIG / 8);
+	return __syscall(SYS_epoll_pwait, epfd, ev, EVENTS, ms, mask, _NSIG / 8);
 }
 
-hidden int __green_epoll_round(const struct timespec *ts)
+hidden int __green_epoll_round(const struct timespec *ts, const uint64_t *mask)
 {
 	struct epoll_event ev[EVENTS];
 	int n, stale = 0;
 
 	if (epfd < 0 && rebuild()) return -ENOSYS;
-	n = kwait(ev, ts);
+	n = kwait(ev, ts, mask);
 	if (n == -EBADF || n == -EINVAL) {
 		/* the number was closed or reused behind our back */
 		lost();

@@ -2,9 +2,11 @@
  * io.c — a thread waits for the kernel: a descriptor, a set of them, a
  * child process, or a condition that can only be polled.
  *
- * Stubs turn a blocking call into "try it without blocking; if it would
- * block, wait here, then try again" (a read that found nothing lately
- * waits first: src/core/fdkind.c).  The waits offered:
+ * The engine (sysio.h) turns a blocking call into "try it without
+ * blocking; if it would block, wait here, then try again" (a read that
+ * found nothing lately waits first: fdkind.c).  The waits offered, each
+ * marked a cancellation point (GREEN_CP_WAIT) when its cp says the call
+ * is one:
  *
  *   __green_fd_wait     one descriptor readable/writable/priority data.
  *                       The thread joins the kernel-wait queue; the
@@ -18,8 +20,8 @@
  *                       a pidfd): sleep 1, 2, 4, then 8 ms between tries.
  *
  * A wake from the multiplexer means "try again", never "it will not
- * block": another thread may have taken the data first, so stubs always
- * retry the non-blocking form.
+ * block": another thread may have taken the data first, so the engine
+ * always retries the non-blocking form.
  *
  * close() and dup2() over a descriptor others wait on wake them with
  * EBADF (__green_fd_closed), as the call would fail on a closed
@@ -31,8 +33,12 @@
  * links onto its per-descriptor lists while the thread waits (epoll.c).
  *
  * A pending cancel is checked inside the no-preempt section, just before
- * parking, when the caller marked itself a cancellation point: a cancel
- * that arrived after the stub's own check is not lost.
+ * parking, when the wait is a cancellation point: a cancel that arrived
+ * after the engine's own check is not lost.
+ *
+ * For the engine besides: how a wait's end becomes the system call's
+ * result (__sysio_waited), and whether a descriptor is ready now
+ * (__sysio_fd_ready).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +48,10 @@
 #include "gsched.h"
 #include "fdwait.h"
 #include "gfork.h"
+#include "gsignal.h"
 #include "io.h"
+#include "ioq.h"
+#include "sysio.h"
 
 hidden struct gq __green_io_q;
 hidden size_t __green_io_nfds;
@@ -86,15 +95,15 @@ static void node(struct green_io_node *n, int fd, unsigned events)
 	n->linked = 0;
 }
 
-hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind)
+hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind, int cp)
 {
 	if (fd < 0) return EBADF;
 	node(&__green_cur->io_node, fd, (events & GREEN_IN ? POLLIN : 0) |
 	     (events & GREEN_OUT ? POLLOUT : 0) | (events & GREEN_PRI ? POLLPRI : 0));
-	return io_park(kind, io_key(fd, events), &__green_cur->io_node, 1, deadline);
+	return GREEN_CP_WAIT(cp, io_park(kind, io_key(fd, events), &__green_cur->io_node, 1, deadline));
 }
 
-hidden int __green_fds_wait(const struct pollfd *fds, unsigned long n, uint64_t deadline)
+hidden int __green_fds_wait(const struct pollfd *fds, unsigned long n, uint64_t deadline, int cp)
 {
 	struct io_set *s = malloc(sizeof *s + n * (sizeof *fds + sizeof *s->nodes) + sizeof(void *));
 	int r;
@@ -107,22 +116,29 @@ hidden int __green_fds_wait(const struct pollfd *fds, unsigned long n, uint64_t 
 	                                 -sizeof(void *)));
 	if (n) memcpy(s->fds, fds, n * sizeof *fds);
 	for (unsigned long i = 0; i < n; i++) node(&s->nodes[i], fds[i].fd, fds[i].events);
-	r = io_park(GW_POLL, s, s->nodes, n, deadline);
+	r = GREEN_CP_WAIT(cp, io_park(GW_POLL, s, s->nodes, n, deadline));
 	free(s);
 	return r;
 }
 
-hidden int __green_retry_wait(enum gwait kind, const void *obj, unsigned *step, uint64_t deadline)
+static int retry_park(enum gwait kind, const void *obj, uint64_t at)
 {
-	struct green_thread *self = __green_cur;
+	int r;
+
+	GREEN_ENTER();
+	r = cancel_due(__green_cur) ? ECANCELED : __green_wait(0, kind, obj, at);
+	GREEN_LEAVE();
+	return r;
+}
+
+hidden int __green_retry_wait(enum gwait kind, const void *obj, unsigned *step, uint64_t deadline, int cp)
+{
 	uint64_t at = __green_now() + (1000000u << (*step < 3 ? *step : 3));
 	int r;
 
 	if (*step < 3) ++*step;
 	if (at > deadline) at = deadline;
-	GREEN_ENTER();
-	r = cancel_due(self) ? ECANCELED : __green_wait(0, kind, obj, at);
-	GREEN_LEAVE();
+	r = GREEN_CP_WAIT(cp, retry_park(kind, obj, at));
 	if (r == ETIMEDOUT && at < deadline) r = 0;
 	return r;
 }
@@ -162,4 +178,29 @@ hidden void __green_io_reset(void)
 	__green_io_q.head = __green_io_q.tail = 0;
 	__green_io_nfds = 0;
 	__green_epoll_reset();
+}
+
+/* ---- for the engine's files (sysio.h) */
+
+/* A wait ended: 0 to try the call again, or the -errno it returns. */
+hidden long __sysio_waited(int r, int cp)
+{
+	if (r == ECANCELED) {
+		__green_cancel_point();
+		return 0;
+	}
+	if (r == EINTR) return __green_intr_restart() ? 0 : -EINTR;
+	return -r;
+}
+
+hidden int __sysio_fd_ready(int fd, int ev)
+{
+	struct pollfd p = { fd, ev == GREEN_IN ? POLLIN : POLLOUT, 0 };
+	long r;
+	/* an error is not readiness: the plain call that follows would block
+	 * the process.  Even with a zero timeout poll fails with EINTR when
+	 * a signal (a time-slice tick) is pending and no descriptor is
+	 * ready: ask again */
+	while ((r = __syscall(SYS_poll, &p, 1, 0)) == -EINTR) ;
+	return r > 0;
 }

@@ -1,36 +1,27 @@
 /*
- * fdwait.h — waits on the kernel: the idle wait (poll.c), a thread's
- * wait on descriptors (io.c), and what is known of each descriptor
- * (fdkind.c).  What io.c and poll.c share besides is io.h.
+ * fdwait.h — the I/O layer's waits on descriptors (io.c) and what is
+ * known of each descriptor (fdkind.c), for the engine, the stubs, the
+ * members that change descriptors (fcntl.c, ioctl.c, syscall.c) and the
+ * core's own users (AIO, named semaphores).  The idle wait is idlewait.h;
+ * what io.c, poll.c and epoll.c share besides is io.h.
  */
 #ifndef GREEN_FDWAIT_H
 #define GREEN_FDWAIT_H
 #include "gthread.h"
 
-/* ---- idle: wait for the kernel until a deadline (poll.c)
- * __green_poll_wait: block in the kernel until an awaited descriptor is
- *   ready, the deadline passes or a signal arrives; wake the threads whose
- *   events happened.  Called by the scheduler only when nothing can run.
- * __green_poll_check: the same without blocking; called at each tick.
- * __green_poll_waiters: how many threads wait on the kernel (descriptors,
- *   children): a wake source the deadlock detector must respect. */
-hidden int __green_poll_wait(uint64_t deadline);
-hidden void __green_poll_check(void);
-hidden int __green_poll_waiters(void);
-extern hidden const uint64_t *__green_idle_mask; /* poll.c: the mask the idle wait restores */
-
 /* ---- descriptor waits (io.c)
  * The caller, inside no critical section, parks until the event, the
  * deadline or a wake: 0 (ready, or time to retry), ETIMEDOUT, EINTR,
  * ECANCELED, EBADF (the descriptor was closed by another thread).
+ * cp 1 makes the wait a cancellation point (GREEN_CP_WAIT).
  * GREEN_IN/GREEN_OUT/GREEN_PRI are the events of a single-fd wait. */
 #define GREEN_IN  1
 #define GREEN_OUT 2
 #define GREEN_PRI 4
 struct pollfd;
-hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind);
-hidden int __green_fds_wait(const struct pollfd *, unsigned long n, uint64_t deadline);
-hidden int __green_retry_wait(enum gwait kind, const void *obj, unsigned *step, uint64_t deadline);
+hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind, int cp);
+hidden int __green_fds_wait(const struct pollfd *, unsigned long n, uint64_t deadline, int cp);
+hidden int __green_retry_wait(enum gwait kind, const void *obj, unsigned *step, uint64_t deadline, int cp);
 hidden void __green_fd_closed(int fd);          /* wake its waiters with EBADF */
 
 /* ---- descriptor kinds (fdkind.c): learnt by fstat at the first read or

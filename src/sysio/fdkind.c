@@ -21,7 +21,7 @@
  * The kind is learnt at the first read or write through green, by one
  * fstat per descriptor lifetime, and forgotten when the number stops
  * naming that file: close and fclose, dup2 and dup3 over it, and close,
- * close_range, dup2 and dup3 made with syscall() (src/stubs/syscall.c).
+ * close_range, dup2 and dup3 made with syscall() (src/members/syscall.c).
  * Every other way to a descriptor (open, socket, pipe, accept, dup,
  * F_DUPFD, a received SCM_RIGHTS) hands out a number that was free, so
  * forgotten at its last close.  A fork child inherits the table with the
@@ -31,7 +31,7 @@
  * known the same way: a call that would block asks F_GETFL once, and the
  * answer holds until the number is forgotten, or until the program
  * changes any descriptor's flags (fcntl F_SETFL, ioctl FIONBIO, through
- * the functions or syscall(): src/stubs/fcntl.c, ioctl.c, syscall.c).
+ * the functions or syscall(): src/members/fcntl.c, ioctl.c, syscall.c).
  * Such a change forgets every number's answer at once, by a new era: the
  * flag belongs to the open file, which other numbers (dup) may share.  A
  * change made by another process to a file it shares is not seen: a

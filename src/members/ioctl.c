@@ -1,7 +1,7 @@
 /*
  * ioctl — musl's, after which FIONBIO (O_NONBLOCK set or cleared) makes
  * green ask again whether descriptors are non-blocking
- * (src/core/fdkind.c).  Wrapped (tools/mkspecs.sh, green mode only), so
+ * (src/sysio/fdkind.c).  Wrapped (tools/mkspecs.sh, green mode only), so
  * every call, the libc's own included, comes here first.
  */
 #include <sys/ioctl.h>

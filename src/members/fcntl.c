@@ -1,7 +1,7 @@
 /*
  * fcntl — musl's, after which a change of a descriptor's flags (F_SETFL)
  * makes green ask again whether descriptors are non-blocking
- * (src/core/fdkind.c).  Wrapped (tools/mkspecs.sh, green mode only), so
+ * (src/sysio/fdkind.c).  Wrapped (tools/mkspecs.sh, green mode only), so
  * every call, the libc's own included, comes here first.
  */
 #include <fcntl.h>

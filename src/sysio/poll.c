@@ -41,13 +41,17 @@
 #include "section.h"
 #include "gsched.h"
 #include "fdwait.h"
+#include "idlewait.h"
 #include "addrwait.h"
 #include "cputime.h"
 #include "gconfig.h"
 #include "io.h"
+#include "ioq.h"
 #include "ktime.h"
 
-typedef int backend_fn(struct pollfd *, size_t, const struct timespec *);
+/* a backend's wait: at most ts (0: forever), with the signal mask `mask`
+ * while it waits (0: the mask stays as it is) */
+typedef int backend_fn(struct pollfd *, size_t, const struct timespec *, const uint64_t *mask);
 
 static struct pollfd *set;
 static struct green_thread **owner;
@@ -119,15 +123,10 @@ static size_t gather(void)
 	return n;
 }
 
-/* While the scheduler idles, the kernel mask blocks every signal and the
- * wait itself restores this one (sched.c): no signal can slip in between
- * the last look at the pending set and the wait. */
-hidden const uint64_t *__green_idle_mask;
-
 #define RD (POLLIN | POLLRDNORM | POLLRDBAND | POLLRDHUP)
 #define WR (POLLOUT | POLLWRNORM | POLLWRBAND)
 
-static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts)
+static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts, const uint64_t *mask)
 {
 	fd_set r, w, e;
 	int max = -1, k;
@@ -145,7 +144,7 @@ static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts)
 	}
 	long long kts[2];
 	k = __syscall(GREEN_SYS_PSELECT6, max + 1, &r, &w, &e, green_k_ts(ts, kts),
-	              __green_idle_mask ? ((long[]){ (long)__green_idle_mask, _NSIG / 8 }) : 0);
+	              mask ? ((long[]){ (long)mask, _NSIG / 8 }) : 0);
 	if (k <= 0) return k;
 	for (i = 0; i < n; i++)
 		p[i].revents = (FD_ISSET(p[i].fd, &r) ? POLLIN : 0) |
@@ -154,10 +153,10 @@ static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts)
 	return k;
 }
 
-static int poll_wait(struct pollfd *p, size_t n, const struct timespec *ts)
+static int poll_wait(struct pollfd *p, size_t n, const struct timespec *ts, const uint64_t *mask)
 {
 	long long kts[2];
-	return __syscall(GREEN_SYS_PPOLL, p, n, green_k_ts(ts, kts), __green_idle_mask, _NSIG / 8);
+	return __syscall(GREEN_SYS_PPOLL, p, n, green_k_ts(ts, kts), mask, _NSIG / 8);
 }
 
 static backend_fn *const backend[] = { select_wait, poll_wait };
@@ -221,21 +220,22 @@ static void wake_ready(size_t n)
 		if (set[i].revents) __green_wake(owner[i], 0);
 }
 
-/* One round: wait at most ts (0: forever) and wake the ready. */
-static int mux_round(const struct timespec *ts)
+/* One round: wait at most ts (0: forever), with mask as a backend's, and
+ * wake the ready. */
+static int mux_round(const struct timespec *ts, const uint64_t *mask)
 {
 	size_t n;
 	int r = -ERANGE;
 
 	GREEN_ENTER();
 	if (__green_io_mode == GREEN_IO_EPOLL) {
-		r = __green_epoll_round(ts);
+		r = __green_epoll_round(ts, mask);
 		if (r != -ENOSYS) goto out;
 		give_up_epoll();
 	}
 	n = gather();
 	for (size_t b = __green_io_mode == GREEN_IO_POLL; b < sizeof backend / sizeof *backend; b++) {
-		r = backend[b](set, n, ts);
+		r = backend[b](set, n, ts, mask);
 		if (r != -ERANGE && r != -EBADF) break;
 	}
 	if (r > 0) wake_ready(n);
@@ -247,22 +247,22 @@ out:
 hidden void __green_poll_check(void)
 {
 	static const struct timespec zero;
-	if (!gq_empty(&__green_io_q)) mux_round(&zero);
+	if (!gq_empty(&__green_io_q)) mux_round(&zero, 0);
 }
 
-static int idle_wait(uint64_t deadline);
+static int idle_wait(uint64_t deadline, const uint64_t *mask);
 
 /* Idle: what the wait costs is charged to no thread (cputime.c). */
-hidden int __green_poll_wait(uint64_t deadline)
+hidden int __green_poll_wait(uint64_t deadline, const uint64_t *mask)
 {
 	int r;
 	if (__green_cpu_on) __green_cpu_charge();
-	r = idle_wait(deadline);
+	r = idle_wait(deadline, mask);
 	if (__green_cpu_on) __green_cpu_skip();
 	return r;
 }
 
-static int idle_wait(uint64_t deadline)
+static int idle_wait(uint64_t deadline, const uint64_t *mask)
 {
 	struct timespec ts, *tsp = 0;
 	if (deadline != GREEN_NO_DEADLINE) {
@@ -274,8 +274,8 @@ static int idle_wait(uint64_t deadline)
 	}
 	if (gq_empty(&__green_io_q)) {
 		long long kts[2];
-		if (__green_pshared_waiting()) return __green_pshared_idle(deadline);  /* pshared.c */
-		return __syscall(GREEN_SYS_PPOLL, 0, 0, green_k_ts(tsp, kts), __green_idle_mask, _NSIG / 8);
+		if (__green_pshared_waiting()) return __green_pshared_idle(deadline, mask);  /* pshared.c */
+		return __syscall(GREEN_SYS_PPOLL, 0, 0, green_k_ts(tsp, kts), mask, _NSIG / 8);
 	}
-	return mux_round(tsp);
+	return mux_round(tsp, mask);
 }

@@ -7,7 +7,7 @@
  * for it), dup2 and dup3, and mq_close, which closes through here — what
  * green knew of that number is forgotten; when it changed a descriptor's
  * flags (fcntl F_SETFL, ioctl FIONBIO), green asks again whether
- * descriptors are non-blocking (src/core/fdkind.c).
+ * descriptors are non-blocking (src/sysio/fdkind.c).
  */
 #define _BSD_SOURCE
 #include <unistd.h>

@@ -1,0 +1,24 @@
+/*
+ * idlewait.h — the scheduler's and the tick's wait on the kernel (poll.c
+ * in the I/O layer): all a core file needs of the multiplexer.
+ */
+#ifndef GREEN_IDLEWAIT_H
+#define GREEN_IDLEWAIT_H
+#include "seam.h"
+
+/* ---- idle: wait for the kernel until a deadline (poll.c)
+ * __green_poll_wait: block in the kernel until an awaited descriptor is
+ *   ready, the deadline passes or a signal arrives; wake the threads whose
+ *   events happened.  Called by the scheduler only when nothing can run,
+ *   with every signal blocked: the wait itself restores `mask` (the
+ *   kernel's pselect6, ppoll, epoll_pwait2 take it), so that no signal
+ *   slips in between the scheduler's last look at the caught signals
+ *   and the wait.
+ * __green_poll_check: the same without blocking; called at each tick.
+ * __green_poll_waiters: how many threads wait on the kernel (descriptors,
+ *   children): a wake source the deadlock detector must respect. */
+hidden int __green_poll_wait(uint64_t deadline, const uint64_t *mask);
+hidden void __green_poll_check(void);
+hidden int __green_poll_waiters(void);
+
+#endif
