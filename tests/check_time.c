@@ -698,19 +698,30 @@ static int ready_round(void)
 {
 	int p[2];
 	pthread_t r, v;
+	clockid_t rclk;
 	uint64_t t0 = now_ns();
 
 	ck_assert_int_eq(pipe(p), 0);
 	watched_fd = p[0];
 	order_n = reader_in = 0;
 	SPAWN(&r, ready_reader, 0);
-	/* the reader runs up to its read and parks on the empty pipe (the
-	 * last yields let it finish parking if ticks cut in: each gives it a
-	 * quantum, and at 50 us on a loaded machine one was once too few: the
-	 * reader, still runnable ahead of the new thread, ran first) */
+	ck_assert_int_eq(pthread_getcpuclockid(r, &rclk), 0);
+	/* The reader runs up to its read and parks on the empty pipe.  Ticks
+	 * may cut in on its way there (at 20-50 us on a loaded machine, more
+	 * than once: a count of yields was once too few, and the reader, still
+	 * runnable ahead of the new thread, ran first), so main yields until
+	 * a yield no longer lets the reader run: its CPU clock stands still
+	 * across it only when it is not runnable, that is, parked. */
 	while (!__atomic_load_n(&reader_in, __ATOMIC_ACQUIRE))
 		sched_yield();
-	for (int i = 0; i < 8; i++) sched_yield();
+	for (;;) {
+		struct timespec a, b;
+		ck_assert_int_eq(clock_gettime(rclk, &a), 0);
+		sched_yield();
+		ck_assert_int_eq(clock_gettime(rclk, &b), 0);
+		if (a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec) break;
+		ck_assert_msg(now_ns() - t0 < SPIN_LIMIT, "the reader never parked");
+	}
 	SPAWN(&v, ready_runnable, 0);       /* runnable, not yet run */
 	ck_assert_int_eq(write(p[1], "x", 1), 1);
 	while (__atomic_load_n(&order_n, __ATOMIC_ACQUIRE) < 2)
