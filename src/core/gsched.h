@@ -53,19 +53,28 @@ static inline void __gq_push(struct gq *q, struct green_thread *t)
 	q->tail = t;
 }
 
-/* the first waiter, off the queue, or 0; a fork child's stale entries
- * are queue.c's to drop */
-static inline struct green_thread *__gq_pop(struct gq *q)
+/* q's head, which is there, off the queue */
+static inline struct green_thread *gq_take_head(struct gq *q)
 {
 	struct green_thread *t = q->head;
 
-	if (!t || !t->magic) return t ? __gq_pop_any(q) : 0;
 	q->head = t->q_next;
 	if (q->head) q->head->q_prev = 0;
 	else q->tail = 0;
 	t->q = 0;
 	t->q_next = t->q_prev = 0;
 	return t;
+}
+
+/* the first waiter, off the queue, or 0; a fork child's stale entries
+ * are queue.c's to drop */
+static inline struct green_thread *__gq_pop(struct gq *q)
+{
+	struct green_thread *t = q->head;
+
+	if (!t) return 0;
+	if (!t->magic) return __gq_pop_any(q);
+	return gq_take_head(q);
 }
 
 /* ---- switch (switch.c) */

@@ -59,12 +59,8 @@ hidden struct green_thread *__gq_pop_any(struct gq *q)
 {
 	struct green_thread *t;
 	do {
-		if (!(t = q->head)) return 0;
-		q->head = t->q_next;
-		if (q->head) q->head->q_prev = 0;
-		else q->tail = 0;
-		t->q = 0;
-		t->q_next = t->q_prev = 0;
+		if (!q->head) return 0;
+		t = gq_take_head(q);
 	} while (!t->magic);
 	return t;
 }
