@@ -111,20 +111,18 @@ static void idle(uint64_t deadline)
 	__green_sig_dispatch_arrived();
 }
 
-/* Nobody was runnable at the look in pick_next: expire what is due, and
- * idle until a thread is.  Out of line: the common hand-off finds one
- * at once and saves no registers for this loop. */
+/* Nobody was runnable at the look in pick_next, which had expired what
+ * was due: idle until a thread is.  Out of line: the common hand-off
+ * finds one at once and saves no registers for this loop. */
 static __attribute__((noinline)) struct green_thread *idle_until_runnable(void)
 {
 	struct green_thread *t;
 	for (;;) {
-		if (__green_timers_pending())
-			__green_timers_expire(__green_now(), 0);
-		if ((t = runq_pick()))
-			return t;
 		if (!__green_timers_pending() && !__green_poll_waiters())
 			__green_deadlock();  /* returns only if a signal may still wake us */
 		idle(__green_timer_next());
+		if (__green_timers_pending())
+			__green_timers_expire(__green_now(), 0);
 		if ((t = runq_pick()))
 			return t;
 	}
