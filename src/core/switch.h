@@ -1,7 +1,8 @@
 /*
  * switch.h — the hand-off from one green thread to another, inline:
- * sched.c's yield, the hottest path, has it in its own body; switch.c
- * has the out-of-line copy for everyone else, and the reaping.
+ * sched.c's hottest paths (the busy yield, yield_busy; a wait's block)
+ * have it in their own bodies; switch.c has the out-of-line copy for
+ * everyone else, and the reaping.
  *
  * The libc's per-thread state follows the thread in one of two ways
  * (tls.c).  Threads with TCBs of their own: the thread pointer moves to
