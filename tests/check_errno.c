@@ -1,13 +1,20 @@
 /*
  * check_errno.c — Check suite: errno.
  *
- * errno is per thread.  In green mode every thread shares musl's one
- * thread control block and errno is saved and restored on each switch
- * (shallow binding); these tests catch a switch that forgets to.
+ * errno, h_errno and dlerror's message are per thread.  In green mode
+ * with one shared thread control block errno is saved and restored on
+ * each switch (shallow binding), and h_errno and the dlerror message
+ * live in the green thread's descriptor (src/members); these tests catch
+ * a switch that forgets errno, and a member that keeps the others
+ * anywhere shared.
  */
 #include "testutil.h"
+#include <dlfcn.h>
 #include <errno.h>
+#include <netdb.h>
 #include <sched.h>
+#include <semaphore.h>
+#include <string.h>
 #include <unistd.h>
 
 static void wait_for(int *p, int v)
@@ -80,6 +87,74 @@ START_TEST(errno_failure_private)
 }
 END_TEST
 
+/* h_errno is per thread: threads each set their own and yield among
+ * each other; main's survives too. */
+static void *keep_h_errno(void *arg)
+{
+	int mine = (int)(intptr_t)arg, ok = 1;
+	h_errno = mine;
+	for (int i = 0; i < 100; i++) {
+		sched_yield();
+		ok &= h_errno == mine;
+	}
+	return (void *)(intptr_t)ok;
+}
+
+START_TEST(h_errno_per_thread)
+{
+	enum { N = 4 };
+	pthread_t t[N];
+	void *ok;
+	h_errno = HOST_NOT_FOUND;
+	for (int i = 0; i < N; i++) SPAWN(&t[i], keep_h_errno, (void *)(intptr_t)(TRY_AGAIN + i));
+	for (int i = 0; i < N; i++) {
+		JOIN(t[i], &ok);
+		ck_assert_int_eq((intptr_t)ok, 1);
+	}
+	ck_assert_int_eq(h_errno, HOST_NOT_FOUND);
+}
+END_TEST
+
+/* A failed dl* call's message is its thread's: another thread's failure
+ * in between neither replaces it nor is seen by it, and each message is
+ * returned once. */
+static sem_t dl_turn[2];
+static char dl_seen[2][200];
+
+static void *dl_failer(void *arg)
+{
+	int me = (int)(intptr_t)arg;
+	const char *m;
+
+	ck_assert_int_eq(sem_wait(&dl_turn[me]), 0);
+	if (me == 0)
+		ck_assert_ptr_null(dlopen("green-no-such-library.so", RTLD_NOW));
+	else
+		ck_assert_ptr_null(dlsym(RTLD_DEFAULT, "green_no_such_symbol"));
+	ck_assert_int_eq(sem_post(&dl_turn[!me]), 0);   /* the other fails meanwhile */
+	if (me == 0) ck_assert_int_eq(sem_wait(&dl_turn[me]), 0);
+	m = dlerror();
+	ck_assert_ptr_nonnull(m);
+	snprintf(dl_seen[me], sizeof dl_seen[me], "%s", m);
+	ck_assert_ptr_null(dlerror());
+	return 0;
+}
+
+START_TEST(dlerror_per_thread)
+{
+	pthread_t t[2];
+	ck_assert_int_eq(sem_init(&dl_turn[0], 0, 1), 0);
+	ck_assert_int_eq(sem_init(&dl_turn[1], 0, 0), 0);
+	for (int i = 0; i < 2; i++) SPAWN(&t[i], dl_failer, (void *)(intptr_t)i);
+	for (int i = 0; i < 2; i++) JOIN(t[i], 0);
+	ck_assert_ptr_nonnull(strstr(dl_seen[1], "green_no_such_symbol"));
+	ck_assert_ptr_null(strstr(dl_seen[0], "green_no_such_symbol"));
+	ck_assert_ptr_null(dlerror());   /* main failed nothing */
+	sem_destroy(&dl_turn[0]);
+	sem_destroy(&dl_turn[1]);
+}
+END_TEST
+
 Suite *suite_errno(void)
 {
 	Suite *s = suite_create("errno");
@@ -87,6 +162,8 @@ Suite *suite_errno(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, errno_per_thread);
 	tcase_add_test(tc, errno_failure_private);
+	tcase_add_test(tc, h_errno_per_thread);
+	tcase_add_test(tc, dlerror_per_thread);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,64 @@ START_TEST(detached_reaped)
 	}
 	ck_assert_int_eq(pthread_key_create(&k, 0), 0);
 	ck_assert_int_eq(pthread_key_delete(k), 0);
+}
+END_TEST
+
+/* Detached threads that end give their stacks back, without another
+ * thread being made or started: two hundred of them wait at a gate, all
+ * end, and
+ * the process's address space (/proc/self/statm's size, in pages) is
+ * about as large as before them (a few stacks kept in a cache). */
+static sem_t burst_gate, burst_all;
+static int burst_started, burst_done;
+
+static void *burst_member(void *arg)
+{
+	__atomic_add_fetch(&burst_started, 1, __ATOMIC_ACQ_REL);
+	sem_wait(&burst_gate);
+	if (__atomic_add_fetch(&burst_done, 1, __ATOMIC_ACQ_REL) == (intptr_t)arg) sem_post(&burst_all);
+	return 0;
+}
+
+static long vm_pages(void)
+{
+	long size = -1;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (f) {
+		if (fscanf(f, "%ld", &size) != 1) size = -1;
+		fclose(f);
+	}
+	return size;
+}
+
+START_TEST(detached_stacks_freed)
+{
+	enum { N = 200 };
+	pthread_attr_t a;
+	pthread_t t;
+	long before, after, page = sysconf(_SC_PAGESIZE);
+
+	burst_started = burst_done = 0;
+	ck_assert_int_eq(sem_init(&burst_gate, 0, 0), 0);
+	ck_assert_int_eq(sem_init(&burst_all, 0, 0), 0);
+	pthread_attr_init(&a);
+	ck_assert_int_eq(pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED), 0);
+	ck_assert_int_eq(pthread_attr_setstacksize(&a, 256 * 1024), 0);
+	before = vm_pages();
+	for (int i = 0; i < N; i++)
+		ck_assert_int_eq(pthread_create(&t, &a, burst_member, (void *)(intptr_t)N), 0);
+	pthread_attr_destroy(&a);
+	while (__atomic_load_n(&burst_started, __ATOMIC_ACQUIRE) < N) sched_yield();   /* all at the gate */
+	for (int i = 0; i < N; i++) ck_assert_int_eq(sem_post(&burst_gate), 0);
+	ck_assert_int_eq(sem_wait(&burst_all), 0);
+	sched_yield();   /* the last one ends, if it has not */
+	after = vm_pages();
+	sem_destroy(&burst_gate);
+	sem_destroy(&burst_all);
+	ck_assert_int_ge(before, 0);
+	/* kept, they would be N * 256 KiB: 50 MiB */
+	ck_assert_msg((after - before) * page < 20L << 20,
+	              "%ld KiB more after %d detached threads ended", (after - before) * page / 1024, N);
 }
 END_TEST
 
@@ -842,6 +901,8 @@ Suite *suite_thread(void)
 		tcase_add_loop_test(tc, getattr_np_echo, 0, 2);
 		tcase_add_test(tc, dead_handles_esrch);
 		tcase_add_test(tc, stacks_coloured);   /* musl's stacks are not */
+		/* kernel threads unmap their own stacks, some time after */
+		tcase_add_test(tc, detached_stacks_freed);
 	}
 	if (cooperative()) tcase_add_test(tc, yield_alternates);
 	suite_add_tcase(s, tc);

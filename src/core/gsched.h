@@ -80,6 +80,7 @@ static inline struct green_thread *__gq_pop(struct gq *q)
 /* ---- switch (switch.c) */
 hidden void __green_switch(struct green_thread *from, struct green_thread *to);
 hidden void __green_reap(void);
+hidden void __green_reap_pending(void);   /* GREEN_PEND_REAP's work */
 hidden void __green_reap_later(struct green_thread *);
 
 /* ---- time (timer.c) */

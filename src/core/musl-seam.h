@@ -72,37 +72,31 @@ extern hidden struct pthread *__green_tcb;
  *   errno_val    errno
  *   tid          owner id of FILE locks: __lockfile and the inline
  *                getc/putc fast paths compare it with the lock word
- *   h_errno_val  h_errno
- *   locale       uselocale()
- *   stdio_locks  the flockfile() list
- *   dlerror_*    dlerror()'s message
- * The rest of musl's struct pthread is read only by members green
- * replaces (cancellation, TSD, join, robust lists, timers).
- * dlerror_flag is a bit field: the byte that holds it (with musl's
- * tsd_used, per thread too), right after cancelasync, is copied whole,
- * one load and one store where the bit alone takes six instructions.
+ *   locale       uselocale(), and the wide-character stdio calls, which
+ *                install the stream's locale for the call's duration
+ * The code that reads them is inline all over the libc, so the TCB must
+ * hold the running thread's values.  The other per-thread fields live
+ * in the green thread's descriptor instead, as the only members that
+ * reach them are green's: h_errno (members/h_errno.c), the flockfile
+ * list (members/ftrylockfile.c), the dlerror message
+ * (members/dlerror.c).  The rest of musl's struct pthread is read only
+ * by members green replaces (cancellation, TSD, join, robust lists,
+ * timers).  tid and errno_val are neighbours in musl's struct pthread
+ * and in green's descriptor: the pair moves by one __builtin_memcpy,
+ * which the compiler makes one load and one store (the library is built
+ * -ffreestanding, where memcpy is a call) (musl.c asserts the layouts).
  */
-#define green_tcb_flags(tcb) (((unsigned char *)&(tcb)->cancelasync)[1])
-/* tid and errno_val, and dlerror_buf and stdio_locks, are neighbours
- * in musl's struct pthread and in green's descriptor: each pair is moved
- * by one __builtin_memcpy, which the compiler makes one load and one
- * store (the library is built -ffreestanding, where memcpy is a call)
- * (musl.c asserts the layouts). */
 #define green_tls_move(dst, src) do { \
 	__builtin_memcpy(&(dst)->tid, &(src)->tid, 2 * sizeof(int)); \
-	(dst)->h_errno_val = (src)->h_errno_val; \
 	(dst)->locale = (src)->locale; \
-	__builtin_memcpy(&(dst)->dlerror_buf, &(src)->dlerror_buf, 2 * sizeof(void *)); \
 } while (0)
 #define green_tls_save(t) do { \
 	struct pthread *tcb_ = __green_tcb; \
 	green_tls_move(t, tcb_); \
-	(t)->dlerror_flag = green_tcb_flags(tcb_); \
 } while (0)
 #define green_tls_load(t) do { \
 	struct pthread *tcb_ = __green_tcb; \
 	green_tls_move(tcb_, t); \
-	green_tcb_flags(tcb_) = (t)->dlerror_flag; \
 } while (0)
 
 /* A TCB of its own per thread when the program has a TLS segment (in a

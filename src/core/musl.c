@@ -12,10 +12,8 @@ hidden struct pthread *__green_tcb;
 #define GREEN_NEIGHBOURS(s, a, b) \
 	(offsetof(struct s, b) == offsetof(struct s, a) + sizeof ((struct s *)0)->a)
 _Static_assert(GREEN_NEIGHBOURS(pthread, tid, errno_val) &&
-               GREEN_NEIGHBOURS(green_thread, tid, errno_val) &&
-               GREEN_NEIGHBOURS(pthread, dlerror_buf, stdio_locks) &&
-               GREEN_NEIGHBOURS(green_thread, dlerror_buf, stdio_locks),
-               "green_tls_move's pairs are neighbours");
+               GREEN_NEIGHBOURS(green_thread, tid, errno_val),
+               "tid and errno_val are neighbours (green_tls_move)");
 
 /* musl's stdio objects define these when linked; dummies otherwise. */
 static FILE *volatile no_file = 0;

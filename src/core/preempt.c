@@ -24,6 +24,7 @@ hidden void __green_preempt_now(void)
 {
 	int yield, slice;
 
+	if (green_pending_is(GREEN_PEND_REAP)) __green_reap_pending();   /* switch.c */
 	__green_sig_dispatch_arrived();   /* if GREEN_PEND_SIG was set */
 	if (green_pending_take(GREEN_PEND_POLL)) {
 		GREEN_ENTER();

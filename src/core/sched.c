@@ -245,8 +245,7 @@ hidden void __green_unpreempted(void (*func)(void *), void *ctx)
  * point, which yields, and a yield is one already (explore.c). */
 static inline void yield_done(void)
 {
-	green_pending_clear(GREEN_PEND_YIELD);
-	green_pending_clear(GREEN_PEND_SLICE);
+	green_pending_clear_yield();   /* GREEN_PEND_YIELD and GREEN_PEND_SLICE */
 	green_section_end(__green_preempt_now);
 }
 

@@ -30,18 +30,26 @@
 extern hidden int __green_np;
 union green_pending {
 	unsigned char flag[8];
+	uint16_t pair[4];                           /* two neighbours at once */
 	uint64_t any;                               /* any flag set */
 };
 extern hidden volatile union green_pending __green_pending;
 enum {
 	GREEN_PEND_YIELD,                           /* a thread above the running one is runnable */
+	GREEN_PEND_SLICE,                           /* the quantum is used: yield if the policy lets */
 	GREEN_PEND_SIG,                             /* signals arrived: dispatch them */
 	GREEN_PEND_POLL,                            /* wake expired and ready waiters */
-	GREEN_PEND_SLICE,                           /* the quantum is used: yield if the policy lets */
 	GREEN_PEND_EXPLORE,                         /* GREEN_SCHED: a scheduling point */
+	GREEN_PEND_REAP,                            /* exited detached threads' stacks to free */
 };
 #define green_pending_set(f)   ((void)(__green_pending.flag[f] = 1))
 #define green_pending_clear(f) ((void)(__green_pending.flag[f] = 0))
+/* A yield satisfies both a pending yield and a used quantum: one store
+ * clears the two (a handler that sets either one instruction later asks
+ * for a yield still to come, as with a flag cleared alone). */
+_Static_assert(GREEN_PEND_YIELD % 2 == 0 && GREEN_PEND_SLICE == GREEN_PEND_YIELD + 1,
+               "the flags a yield clears are one aligned pair");
+#define green_pending_clear_yield() ((void)(__green_pending.pair[GREEN_PEND_YIELD / 2] = 0))
 #define green_pending_is(f)    (__green_pending.flag[f] != 0)
 /* clear flag f, before doing its work; was it set? */
 static inline int green_pending_take(int f)

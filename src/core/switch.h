@@ -9,12 +9,13 @@
  * the incoming thread's (a thread always resumes with its own, so GCC may
  * keep caching &errno across a switch: __errno_location is declared
  * const).  Threads sharing the initial TCB (a program without `__thread`
- * variables): the thread pointer never moves, and the per-thread parts —
- * errno, h_errno, the locale and, in musl, the owner id of FILE locks,
- * the flockfile list and the dlerror state — are bound shallowly
- * (Marovich 2.2): the outgoing thread's values are saved in its
- * descriptor and the incoming thread's installed (green_tls_save/
- * green_tls_load, the libc seam).
+ * variables): the thread pointer never moves, and the per-thread parts
+ * the libc reads in line — errno, the locale and, in musl, the owner id
+ * of FILE locks — are bound shallowly (Marovich 2.2): the outgoing
+ * thread's values are saved in its descriptor and the incoming thread's
+ * installed (green_tls_save/green_tls_load, the libc seam).  h_errno,
+ * the flockfile list and the dlerror message live in the descriptor
+ * (src/members), and no switch moves them.
  */
 #ifndef GREEN_SWITCH_H
 #define GREEN_SWITCH_H
@@ -32,13 +33,23 @@ extern hidden struct green_thread *__green_reap_list;
 
 #ifndef GREEN_OVERLAY
 /* The reap frees with malloc: not while malloc's lock is held (by the
- * thread that lands, switched out at a point inside malloc, or by a
- * parked one), or the landing thread would wait for itself. */
+ * thread that leaves its section, switched out at a point inside malloc,
+ * or by a parked one), or that thread would wait for itself. */
 extern int __malloc_lock[1];   /* mallocng (src/malloc/mallocng/glue.h) */
 static inline int green_malloc_busy(void) { return *(volatile int *)__malloc_lock != 0; }
 #else
 static inline int green_malloc_busy(void) { return 0; }
 #endif
+
+/* What a switch does before the stack, chosen once, one test for the
+ * usual case: 0, threads share the TCB and the libc's per-thread fields
+ * are bound (a program without `__thread`, tls.c); GREEN_SWITCH_TP,
+ * threads have TCBs of their own and the thread pointer moves; with
+ * GREEN_SWITCH_CPU, a CPU-time clock has been asked for (cputime.c) and
+ * the outgoing thread is charged first, out of line. */
+enum { GREEN_SWITCH_TP = 1, GREEN_SWITCH_CPU = 2 };
+extern hidden unsigned char __green_switch_kind;
+hidden void __green_switch_charged(struct green_thread *from, struct green_thread *to);
 
 /* Inside a no-preempt section: run `to` (RUNNABLE, off every queue)
  * until some thread switches back to `from`, whose state the caller has
@@ -46,12 +57,13 @@ static inline int green_malloc_busy(void) { return 0; }
  * left with. */
 static inline void green_switch(struct green_thread *from, struct green_thread *to)
 {
-	if (__green_cpu_on) __green_cpu_charge();   /* cputime.c; off until asked */
-	if (to->tp != from->tp) {
-		__green_arch_set_tp(to->tp);
-	} else {
+	if (__builtin_expect(__green_switch_kind == 0, 1)) {
 		green_tls_save(from);
 		green_tls_load(to);
+	} else if (__green_switch_kind == GREEN_SWITCH_TP) {
+		__green_arch_set_tp(to->tp);
+	} else {
+		__green_switch_charged(from, to);
 	}
 	from->np = __green_np;
 	__green_np = to->np;
@@ -69,8 +81,8 @@ static inline void green_switch(struct green_thread *from, struct green_thread *
 	else
 		__green_arch_switch(&from->sp, to->sp);
 
-	/* running as `from` again, on its own stack */
-	if (__green_reap_list && !green_malloc_busy()) __green_reap();
+	/* running as `from` again, on its own stack (exited threads' stacks
+	 * are freed at a section's end: GREEN_PEND_REAP) */
 	green_sig_check(from);
 	if (from->cancel_pending) __green_cancel_async(from);
 }

@@ -12,13 +12,15 @@
  * when threads start (__green_tls_init):
  *
  *   shared    the program has no TLS segment.  Every green thread runs on
- *             the initial thread's TCB, and the few fields the libc keeps
- *             per thread (errno, h_errno, the locale, the FILE-lock owner
- *             id, the flockfile list, the dlerror state) are bound
- *             shallowly: saved into the outgoing thread's descriptor and
- *             loaded from the incoming one's on every switch
- *             (green_tls_save/green_tls_load, the libc seam).  A program
- *             without `__thread` pays nothing for the other way.
+ *             the initial thread's TCB, and the fields the libc's inline
+ *             code reads per thread (errno, the FILE-lock owner id, the
+ *             locale) are bound shallowly: saved into the outgoing
+ *             thread's descriptor and loaded from the incoming one's on
+ *             every switch (green_tls_save/green_tls_load, the libc
+ *             seam).  The per-thread state that only green's members
+ *             reach (h_errno, the flockfile list, the dlerror message)
+ *             lives in the descriptor in both ways, bound never.  A
+ *             program without `__thread` pays nothing for the other way.
  *
  *   private   the program has a TLS segment.  Each green thread gets its
  *             own TCB and static TLS block, laid out exactly as the libc
@@ -39,8 +41,8 @@
  *
  * A thread's descriptor records its TCB (t->tcb) and the thread-pointer
  * value that addresses it (t->tp); in shared mode both are the initial
- * thread's, which is how the switch tells the modes apart at no cost:
- * the thread pointer moves only between threads whose t->tp differ.
+ * thread's.  The switch tells the modes apart by __green_switch_kind
+ * (switch.h), which __green_tls_init sets once: one test per switch.
  *
  * The glibc overlay cannot give a thread a TCB of glibc's without
  * writing into glibc's private state: there green_tls_bytes() refuses
@@ -49,6 +51,7 @@
 #include "gthread.h"
 #include "gstack.h"
 #include "valgrind-glue.h"
+#include "switch.h"
 
 hidden size_t __green_tls_bytes;     /* a thread's TCB and TLS block; 0 when shared */
 
@@ -60,7 +63,10 @@ hidden int __green_tls_init(void)
 	__green_tls_bytes = green_tls_bytes(&err);
 	__green_main.tcb = green_tcb_self();
 	__green_main.tp = green_tp_of(__green_main.tcb);
-	if (__green_tls_bytes) __green_arch_tp_init(GREEN_ON_VALGRIND());
+	if (__green_tls_bytes) {
+		__green_arch_tp_init(GREEN_ON_VALGRIND());
+		__green_switch_kind |= GREEN_SWITCH_TP;   /* every switch moves the thread pointer */
+	}
 	return err;
 }
 
