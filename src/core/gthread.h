@@ -112,6 +112,8 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *       copied); the allocator zeroes what comes before start
  *       (GREEN_THREAD_ZEROED), and every field after it is one of these
  *       or written before it is read
+ *   the registry (registry.c), inside a section: reg_at, as the thread
+ *       enters and as a removal moves it
  *   the switch (switch.c, copied.c, arch), on the outgoing/incoming
  *   thread: sp, np, errno_val .. dlerror_flag (shared-TCB binding),
  *       save, save_len, save_cap, started, cpu_ns (cputime.c)
@@ -238,6 +240,7 @@ struct green_thread {
 	void *arg;
 	void *result;                  /* set as it exits */
 	struct green_thread *all_next, *all_prev;
+	unsigned reg_at;               /* its slot in the registry (registry.c) */
 	unsigned char detached;
 	unsigned char c11;             /* thrd_create: int result */
 
