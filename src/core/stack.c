@@ -142,6 +142,7 @@ hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *
 {
 	struct green_thread *t;
 	struct cached c;
+	unsigned vg_id = 0;
 	int i;
 
 	size = page_round(size + top_bytes() + COLOUR_ROOM);
@@ -158,8 +159,9 @@ hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *
 		 * block there */
 		GREEN_VG_MAKE_UNDEFINED((char *)c.base + guard, size);
 	} else {
-		c = (struct cached){ 0, size + guard, guard, 0 };
-		if (!(c.base = map(c.size, guard, &c.vg_id))) { *err = EAGAIN; return 0; }
+		void *base = map(size + guard, guard, &vg_id);
+		if (!base) { *err = EAGAIN; return 0; }
+		c = (struct cached){ base, size + guard, guard, vg_id };
 	}
 	t = carve((char *)c.base + guard, size - __green_next_colour());
 	t->map_base = c.base;
