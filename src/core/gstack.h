@@ -33,7 +33,19 @@ hidden void __green_copied_leave(struct green_thread *from, struct green_thread 
 /* ---- thread control blocks (tls.c) */
 extern hidden size_t __green_tls_bytes;
 hidden int __green_tls_init(void);
-hidden void __green_tls_make(struct green_thread *, void *mem, struct green_thread *creator);
+hidden void __green_tls_make_own(struct green_thread *, void *mem, struct green_thread *creator);
+/* A new thread's TCB, in the __green_tls_bytes of zeroed memory at mem
+ * that its allocator reserved (ignored when threads share one TCB). */
+static inline void green_tls_make(struct green_thread *t, void *mem, struct green_thread *creator)
+{
+	green_libc_new_thread(t);
+	if (__green_tls_bytes) {
+		__green_tls_make_own(t, mem, creator);
+	} else {
+		t->tcb = __green_main.tcb;
+		t->tp = __green_main.tp;
+	}
+}
 
 /* ---- GREEN_DEBUG's quarantine of released memory (quarantine.c) */
 hidden int __green_quarantine(struct green_thread *, void *base, size_t len, const char *what);

@@ -108,7 +108,12 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *
  *   creator (thread.c, stack.c, tls.c), before the thread first runs:
  *       magic, id, tcb, tp, tid, fp, start, arg, c11, detached (as
- *       asked), every stack field, policy, prio, sigmask (its own copied)
+ *       asked), every stack field, policy, prio, level, sigmask (its own
+ *       copied); the allocator zeroes what comes before start
+ *       (GREEN_THREAD_ZEROED), and every field after it is one of these
+ *       or written before it is read
+ *   the registry (registry.c), inside a section: reg_at, as the thread
+ *       enters and as a removal moves it
  *   the switch (switch.c, copied.c, arch), on the outgoing/incoming
  *   thread: sp, np, errno_val .. dlerror_flag (shared-TCB binding),
  *       save, save_len, save_cap, started, cpu_ns (cputime.c)
@@ -166,7 +171,6 @@ struct green_thread {
 	void *dlerror_buf;
 	void *stdio_locks;
 	unsigned char dlerror_flag;    /* the libc's byte that holds it (the seam) */
-	struct green_arch_fp fp;       /* the creator's floating-point control state */
 
 	enum gwait wait;               /* valid while BLOCKED */
 	const void *wait_obj;
@@ -179,47 +183,25 @@ struct green_thread {
 	struct green_thread *q_next, *q_prev;
 	struct gq *q;
 
-	/* Timer heap (timer.c): index+1 in the heap, 0 when absent. */
+	/* Timer heap (timer.c): index+1 in the heap, 0 when absent (the
+	 * deadline is at the end). */
 	size_t heap_idx;
-	uint64_t deadline;             /* CLOCK_MONOTONIC ns */
 
 	/* Address waits (futex.c). */
 	const volatile void *waddr;
 
-	/* Lifecycle (thread.c). */
-	void *(*start)(void *);
-	void *arg;
-	void *result;
-	unsigned char detached;
-	unsigned char c11;             /* thrd_create: int result */
+	/* Lifecycle (thread.c; what the creator sets is at the end). */
 	struct green_thread *joiner;
-	struct green_thread *all_next, *all_prev;
 	char name[16];
 
 	/* Cancellation (cancel.c; its flags are in the first line). */
 	void *cleanup;                 /* newest cleanup handler, in the libc's layout */
 	void *unwind;                  /* where pthread_exit's unwinding lands (unwind.c), or 0 */
 
-	/* Thread-specific data (key.c): PTHREAD_KEYS_MAX slots, lazy. */
-	void **tsd;
-	unsigned char tsd_used;
-
-	/* Stack (stack.c). */
-	unsigned char own_stack;       /* the mapping is ours to free */
-	unsigned char user_stack;      /* pthread_attr_setstack */
-	void *map_base;                /* mmap'd region including guard */
-	size_t map_size;
-	void *stack_lo;                /* lowest usable stack address */
-	size_t stack_size;             /* usable bytes */
-	size_t stack_asked;            /* the size the creator asked for (thread_np.c) */
-	size_t guard_size;
-	unsigned vg_id;                /* valgrind stack id */
-
-	/* Scheduling (runq.h): policy and priority as set; boost is the
-	 * level lent by priority inheritance (mutex.c), 0 when none. */
-	int policy, prio;
+	/* Scheduling (runq.h; policy, prio and level are at the end): boost
+	 * is the level lent by priority inheritance (mutex.c), 0 when none. */
 	int boost;
-	int level;                     /* run-queue level: green_relevel (runq.h) */
+	int rdlocks;                   /* read locks held (rwlock.c) */
 	void *mheld;                   /* robust/PI mutexes held (mutex.c) */
 
 	uint64_t xprio;                /* PCT priority under GREEN_SCHED, 0 until seen (explore.c) */
@@ -232,25 +214,73 @@ struct green_thread {
 	unsigned char hot;             /* its slot is mapped, its frames in place */
 	unsigned short hot_at;         /* its place in the ring of hot threads */
 	unsigned char shared;          /* its slot has had another thread (32-bit: copied.c) */
-	int rdlocks;                   /* read locks held (rwlock.c) */
+
+	/* Thread-specific data (key.c; the slots' address is at the end):
+	 * PTHREAD_KEYS_MAX slots, lazy. */
+	unsigned char tsd_used;
 
 	/* Signals (signal.c; sigmask and sigpend are in the first line):
 	 * bit s-1 of a set stands for signal s. */
-	struct green_sigl sigq;        /* their instances, oldest first (sigqueue.c) */
-	uint64_t intr_at;              /* when a signal last interrupted its wait (ns) */
-	uint64_t sigwait_set;          /* in sigwait/sigtimedwait for these */
-	int sigwait_got;               /* the signal handed to the sigwait */
 	unsigned char intr_restart;    /* the last handler that interrupted had SA_RESTART */
 	unsigned char kcrit;           /* all signals blocked in the kernel (posix_spawn) */
 	unsigned char in_tick;         /* in the tick handler that preempted it (tick.c) */
-	siginfo_t sigwait_si;
+	int sigwait_got;               /* the signal handed to the sigwait */
+	struct green_sigl sigq;        /* their instances, oldest first (sigqueue.c) */
+	uint64_t intr_at;              /* when a signal last interrupted its wait (ns) */
+	uint64_t sigwait_set;          /* in sigwait/sigtimedwait for these */
 
-	/* Reap list link. */
+	/*
+	 * Not zeroed at creation (GREEN_THREAD_ZEROED, below): from here on
+	 * every field is set by the creator before the thread is seen
+	 * (thread.c, and every stack field by each allocator, stack.c and
+	 * copied.c), or written before it is read.  A field that must start
+	 * out zero goes above.
+	 */
+	void *(*start)(void *);
+	void *arg;
+	void *result;                  /* set as it exits */
+	struct green_thread *all_next, *all_prev;
+	unsigned reg_at;               /* its slot in the registry (registry.c) */
+	unsigned char detached;
+	unsigned char c11;             /* thrd_create: int result */
+
+	/* Stack (stack.c). */
+	unsigned char own_stack;       /* the mapping is ours to free */
+	unsigned char user_stack;      /* pthread_attr_setstack */
+	unsigned vg_id;                /* valgrind stack id */
+	void *map_base;                /* mmap'd region including guard */
+	size_t map_size;
+	void *stack_lo;                /* lowest usable stack address */
+	size_t stack_size;             /* usable bytes */
+	size_t stack_asked;            /* the size the creator asked for (thread_np.c) */
+	size_t guard_size;
+
+	/* Thread-specific data: the slots, zeroed at the first use (key.c). */
+	void **tsd;
+
+	struct green_arch_fp fp;       /* the creator's floating-point control state */
+
+	/* Scheduling: policy and priority as set, as the creator's or the
+	 * attribute's; level is green_relevel's (runq.h). */
+	int policy, prio;
+	int level;                     /* run-queue level: green_relevel (runq.h) */
+
+	uint64_t deadline;             /* CLOCK_MONOTONIC ns, while in the timer heap (timer.c) */
+
+	/* Reap list link (switch.c), set as the thread goes on the list. */
 	struct green_thread *reap_next;
 
-	/* A single-descriptor wait's place on that descriptor's list (epoll.c). */
+	/* A single-descriptor wait's place on that descriptor's list
+	 * (epoll.c), set up by the wait (io.c). */
 	struct green_io_node io_node;
+
+	/* Written by the sender as it hands a signal to a sigwait (signal.c). */
+	siginfo_t sigwait_si;
 };
+
+/* The bytes of a descriptor that start out zero: the rest is the
+ * creator's to set (stack.c's carve zeroes these). */
+#define GREEN_THREAD_ZEROED offsetof(struct green_thread, start)
 
 /* ---- global state (sched.c) */
 extern hidden struct green_thread *__green_cur;     /* the running thread */

@@ -20,24 +20,39 @@ static void release(struct green_thread *t)
 	if (t != &__green_main) __green_stack_free(t);
 }
 
-static int join(pthread_t p, void **res, clockid_t clk, const struct timespec *at, int try)
+/* In line in pthread_join, which has no deadline and waits; the timed,
+ * clock and try variants share the copy in join_any. */
+static inline __attribute__((always_inline))
+int join(pthread_t p, void **res, clockid_t clk, const struct timespec *at, int try)
 {
-	struct green_thread *self = __green_cur, *t = __green_lookup(p);
+	struct green_thread *self = __green_cur, *t;
 	uint64_t deadline = GREEN_NO_DEADLINE;
-	int r, err = 0;
+	int r, err = 0, tested = try;
 
-	if (!t) return ESRCH;
-	if (t == self) return EDEADLK;
-	if (!try) __green_cancel_point();
-
-	/* The checks and the wait are one section: two threads joining each
-	 * other could otherwise both pass the check, then both wait. */
+	/* The look-up, the checks and the wait are one section: two threads
+	 * joining each other could otherwise both pass the check, then both
+	 * wait.  A pending cancel is acted on outside it, after the checks
+	 * that fail at once (ESRCH, EDEADLK), as before any wait. */
 	GREEN_ENTER();
-	if (t->state == GS_EXITED && t->detached) err = ESRCH;
+again:
+	t = __green_registered(p);
+	if (!t) err = ESRCH;
+	else if (t == self) err = EDEADLK;
+	else if (!tested && self->cancel_pending) {
+		tested = 1;
+		GREEN_LEAVE();
+		__green_cancel_point();   /* returns if cancellation is disabled */
+		GREEN_ENTER();
+		goto again;
+	} else if (t->state == GS_EXITED && t->detached) err = ESRCH;
 	else if (t->detached || (t->joiner && t->joiner != self)) err = EINVAL;
 	else if (t->state == GS_BLOCKED && t->wait == GW_JOIN && t->wait_obj == self)
 		err = EDEADLK;   /* two threads joining each other */
-	else if (at) deadline = __green_deadline(clk, at, &err);
+	else if (at) {
+		int e = 0;
+		deadline = __green_deadline(clk, at, &e);
+		err = e;
+	}
 	if (err) {
 		GREEN_LEAVE();
 		return err;
@@ -66,6 +81,12 @@ static int join(pthread_t p, void **res, clockid_t clk, const struct timespec *a
 	return 0;
 }
 
+static __attribute__((noinline))
+int join_any(pthread_t p, void **res, clockid_t clk, const struct timespec *at, int try)
+{
+	return join(p, res, clk, at, try);
+}
+
 int __pthread_join(pthread_t t, void **res)
 {
 	return join(t, res, CLOCK_REALTIME, 0, 0);
@@ -73,18 +94,18 @@ int __pthread_join(pthread_t t, void **res)
 
 int pthread_timedjoin_np(pthread_t t, void **res, const struct timespec *at)
 {
-	return join(t, res, CLOCK_REALTIME, at, 0);
+	return join_any(t, res, CLOCK_REALTIME, at, 0);
 }
 
 /* glibc's extension: the deadline on CLOCK_REALTIME or CLOCK_MONOTONIC */
 int pthread_clockjoin_np(pthread_t t, void **res, clockid_t clk, const struct timespec *at)
 {
-	return join(t, res, clk, at, 0);
+	return join_any(t, res, clk, at, 0);
 }
 
 int pthread_tryjoin_np(pthread_t t, void **res)
 {
-	return join(t, res, CLOCK_REALTIME, 0, 1);
+	return join_any(t, res, CLOCK_REALTIME, 0, 1);
 }
 
 weak_alias(__pthread_join, pthread_join);

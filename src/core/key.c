@@ -86,14 +86,11 @@ int tss_set(unsigned k, void *v)
 	return pthread_setspecific(k, v) ? 2 /* thrd_error */ : 0;
 }
 
-/* POSIX: up to PTHREAD_DESTRUCTOR_ITERATIONS passes while values remain.
- * This is pthread_exit's last per-thread clean-up (thread.c), so the
- * robust mutexes the thread still holds pass on owner-dead here, after
- * its destructors have run. */
-hidden void __green_tsd_run_dtors(struct green_thread *t)
+/* POSIX: up to PTHREAD_DESTRUCTOR_ITERATIONS passes while values remain. */
+static __attribute__((noinline)) void run_dtors(struct green_thread *t)
 {
 	int pass, i, again;
-	for (pass = 0; t->tsd && t->tsd_used && pass < PTHREAD_DESTRUCTOR_ITERATIONS; pass++) {
+	for (pass = 0; pass < PTHREAD_DESTRUCTOR_ITERATIONS; pass++) {
 		again = 0;
 		for (i = 0; i < PTHREAD_KEYS_MAX; i++) {
 			void *v = t->tsd[i];
@@ -113,6 +110,14 @@ hidden void __green_tsd_run_dtors(struct green_thread *t)
 		}
 		if (!again) break;
 	}
+}
+
+/* pthread_exit's last per-thread clean-up (thread.c): the destructors,
+ * only if the thread ever set a value, then the robust mutexes the
+ * thread still holds pass on owner-dead. */
+hidden void __green_tsd_run_dtors(struct green_thread *t)
+{
+	if (t->tsd_used) run_dtors(t);
 	if (t->mheld) __green_mutex_owner_died(t);
 	__green_pmutex_owner_died(t);
 }

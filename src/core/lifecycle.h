@@ -24,6 +24,7 @@ hidden void __green_all_remove(struct green_thread *);  /* thread.c: off the lis
 hidden void __green_mutex_owner_died(struct green_thread *); /* robust mutexes of an exiting thread */
 hidden void __green_pmutex_owner_died(struct green_thread *); /* ... and its robust shared ones */
 hidden struct green_thread *__green_lookup(pthread_t);  /* registry.c */
+hidden struct green_thread *__green_registered(pthread_t);  /* the same, inside GREEN_ENTER */
 hidden int __green_registry_add(struct green_thread *);
 hidden void __green_registry_del(struct green_thread *);
 hidden void __green_registry_reset(struct green_thread *self);

@@ -13,9 +13,10 @@
  * A descriptor enters at pthread_create and leaves when it stops being
  * a valid target: when it is joined, detached after exiting, or exits
  * detached.  The initial thread's descriptor is static and needs no slot
- * until it leaves (main_gone).  The table grows by mmap, never malloc:
- * insertions happen inside no-preempt sections, where malloc's lock may
- * be held by a preempted thread.  Touched only inside GREEN_ENTER.
+ * until it leaves (main_gone).  The table starts as a static one of
+ * 512 slots (256 threads) and grows by mmap, never malloc: insertions
+ * happen inside no-preempt sections, where malloc's lock may be held by
+ * a preempted thread.  Touched only inside GREEN_ENTER.
  */
 #include <errno.h>
 #include <sys/mman.h>
@@ -23,48 +24,59 @@
 #include "section.h"
 #include "lifecycle.h"
 
-static uintptr_t *slot;          /* 0 = empty */
-static size_t cap, used;         /* cap: a power of two, or 0 */
+#define FIRST_CAP 512
+
+static uintptr_t first[FIRST_CAP];   /* the table until it outgrows it */
+static uintptr_t *slot = first;      /* 0 = empty */
+static size_t cap = FIRST_CAP, used; /* cap: a power of two */
+static unsigned shift = 8 * sizeof(uintptr_t) - 9;   /* bits of the address width less log2(cap) */
 static int main_gone;
 
+/* Fibonacci hashing: the product's high bits, as many as index the table */
 static size_t hash(uintptr_t a)
 {
-	a = (a >> 4) * (uintptr_t)0x9e3779b97f4a7c15ull;   /* Fibonacci hashing */
-	return (size_t)(a ^ a >> (4 * sizeof a));          /* high bits down */
+	const uintptr_t k = sizeof a > 4 ? (uintptr_t)0x9e3779b97f4a7c15ull : (uintptr_t)0x9e3779b9u;
+	return (size_t)(a * k >> shift);
 }
 
 static size_t find(uintptr_t a)
 {
-	size_t m = cap - 1, i = hash(a) & m;
+	size_t m = cap - 1, i = hash(a);
 	while (slot[i] && slot[i] != a) i = (i + 1) & m;
 	return i;
 }
 
-static int grow(void)
+/* a member into its slot, which it records */
+static void put(uintptr_t a)
+{
+	size_t i = find(a);
+	slot[i] = a;
+	((struct green_thread *)a)->reg_at = i;
+}
+
+static __attribute__((noinline)) int grow(void)
 {
 	uintptr_t *old = slot;
-	size_t n = cap, ncap = cap ? 2 * cap : 512;
+	size_t n = cap, ncap = 2 * cap;
 	void *p = mmap(0, ncap * sizeof *slot, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED) return -1;
 	slot = p;
 	cap = ncap;
+	shift--;
 	for (size_t i = 0; i < n; i++)
-		if (old[i]) slot[find(old[i])] = old[i];
-	if (old) munmap(old, n * sizeof *old);
+		if (old[i]) put(old[i]);
+	if (old != first) munmap(old, n * sizeof *old);
 	return 0;
 }
 
-/* Inside GREEN_ENTER.  0, or EAGAIN when no memory is left. */
+/* Inside GREEN_ENTER: a new thread (never the initial one).  0, or
+ * EAGAIN when no memory is left. */
 hidden int __green_registry_add(struct green_thread *t)
 {
-	if (t == &__green_main) {
-		main_gone = 0;
-		return 0;
-	}
 	if (2 * (used + 1) > cap && grow()) return EAGAIN;
-	slot[find((uintptr_t)t)] = (uintptr_t)t;
+	put((uintptr_t)t);
 	used++;
 	return 0;
 }
@@ -78,14 +90,16 @@ hidden void __green_registry_del(struct green_thread *t)
 		main_gone = 1;
 		return;
 	}
-	if (!cap || !slot[i = find((uintptr_t)t)]) return;
+	i = t->reg_at;
+	if (i >= cap || slot[i] != (uintptr_t)t) return;   /* not a member */
 	slot[i] = 0;
 	used--;
 	/* backward shift: pull later members of the run into the hole */
 	for (j = (i + 1) & m; slot[j]; j = (j + 1) & m) {
-		h = hash(slot[j]) & m;
+		h = hash(slot[j]);
 		if (((j - h) & m) >= ((j - i) & m)) {
 			slot[i] = slot[j];
+			((struct green_thread *)slot[i])->reg_at = i;
 			slot[j] = 0;
 			i = j;
 		}
@@ -95,24 +109,29 @@ hidden void __green_registry_del(struct green_thread *t)
 /* fork's child: only the caller survives. */
 hidden void __green_registry_reset(struct green_thread *self)
 {
-	if (cap) for (size_t i = 0; i < cap; i++) slot[i] = 0;
+	for (size_t i = 0; i < cap; i++) slot[i] = 0;
 	used = 0;
 	main_gone = self != &__green_main;
 	if (self != &__green_main) __green_registry_add(self);
 }
 
-/* A live thread (running, runnable, blocked, or exited and not yet
- * joined), or null.  Reads nothing through p.  One section: a probe
- * preempted half-way could miss a slot that a removal shifts behind it,
- * or read a table that a growth unmaps. */
+/* Inside GREEN_ENTER: a live thread (running, runnable, blocked, or
+ * exited and not yet joined), or null.  Reads nothing through p.  One
+ * section: a probe preempted half-way could miss a slot that a removal
+ * shifts behind it, or read a table that a growth unmaps. */
+hidden struct green_thread *__green_registered(pthread_t p)
+{
+	if (p == gp(&__green_main)) return main_gone ? 0 : &__green_main;
+	return slot[find((uintptr_t)(void *)p)] ? gt(p) : 0;   /* 0 is never a member */
+}
+
+/* The same, in a section of its own. */
 hidden struct green_thread *__green_lookup(pthread_t p)
 {
-	uintptr_t a = (uintptr_t)(void *)p;
-	struct green_thread *t = 0;
+	struct green_thread *t;
 
-	if (p == gp(&__green_main)) return main_gone ? 0 : &__green_main;
 	GREEN_ENTER();
-	if (a && cap && slot[find(a)]) t = gt(p);
+	t = __green_registered(p);
 	GREEN_LEAVE();
 	return t;
 }

@@ -177,5 +177,5 @@ int pthread_kill(pthread_t p, int s)
 /* A thread exits: what was pending for it is lost, as on Linux. */
 hidden void __green_sig_thread_exit(struct green_thread *t)
 {
-	__green_sigq_drop(&t->sigpend, &t->sigq, ~0ULL);
+	if (t->sigpend || t->sigq.head) __green_sigq_drop(&t->sigpend, &t->sigq, ~0ULL);
 }

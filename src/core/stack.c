@@ -97,64 +97,80 @@ hidden size_t __green_next_colour(void)
 	return (size_t)(turn++ % (COLOUR_SPAN / COLOUR_LINE)) * COLOUR_LINE;
 }
 
-/* The descriptor, zeroed; t->tcb is left at the zeroed memory reserved
- * for the TCB (tls.c makes it); the TSD slots are zeroed at their first
- * use (key.c). */
+/* The descriptor at the top of [lo, lo+len), below it the memory for the
+ * TCB and TLS, above it the TSD slots (zeroed at their first use,
+ * key.c): the stack's fields set, the rest left to clear(). */
 static struct green_thread *carve(void *lo, size_t len)
 {
 	char *top = (char *)lo + len, *tls = top - top_bytes();
 	struct green_thread *t = (void *)(tls + round64(__green_tls_bytes));
-	memset(tls, 0, (char *)(t + 1) - tls);
-	t->tcb = tls;
 	t->tsd = (void **)(t + 1);
 	t->stack_lo = lo;
 	t->stack_size = tls - (char *)lo;
 	return t;
 }
 
+/* The descriptor's fields that start out zero (gthread.h), and the
+ * memory below it for the TCB, zeroed; t->tcb is left there (tls.c
+ * makes the TCB).  The last step of an allocation: the other fields
+ * are set already, the call's arguments all that is live. */
+static struct green_thread *clear(struct green_thread *t)
+{
+	char *tls = (char *)t - round64(__green_tls_bytes);
+	memset(tls, 0, (char *)t + GREEN_THREAD_ZEROED - tls);
+	t->tcb = tls;
+	return t;
+}
+
+/* A new mapping of total bytes, its lowest guard bytes inaccessible,
+ * registered with valgrind as a stack; 0 when there is no memory. */
+static __attribute__((noinline)) void *map(size_t total, size_t guard, unsigned *vg_id)
+{
+	void *base = mmap(0, total, PROT_READ | PROT_WRITE,
+	                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+
+	if (base == MAP_FAILED) return 0;
+	if (guard && mprotect(base, guard, PROT_NONE)) {
+		munmap(base, total);
+		return 0;
+	}
+	*vg_id = GREEN_VG_STACK_REGISTER((char *)base + guard, (char *)base + total);
+	return base;
+}
+
 hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *err)
 {
 	struct green_thread *t;
-	size_t total;
-	void *base = 0;
+	struct cached c;
 	unsigned vg_id = 0;
 	int i;
 
 	size = page_round(size + top_bytes() + COLOUR_ROOM);
 	guard = page_round(guard);
 	if (!size || size + guard < size) { *err = EINVAL; return 0; }
-	total = size + guard;
 
-	for (i = ncached - 1; i >= 0; i--) {
-		if (cache[i].size == total && cache[i].guard == guard) {
-			base = cache[i].base;
-			vg_id = cache[i].vg_id;
-			cache[i] = cache[--ncached];
-			/* memcheck marked what was below the last thread's stack
-			 * pointer inaccessible; the new colour may put the top
-			 * block there */
-			GREEN_VG_MAKE_UNDEFINED((char *)base + guard, size);
-			break;
-		}
+	for (i = ncached - 1; i >= 0; i--)
+		if (cache[i].size == size + guard && cache[i].guard == guard) break;
+	if (i >= 0) {
+		c = cache[i];
+		if (i != --ncached) cache[i] = cache[ncached];
+		/* memcheck marked what was below the last thread's stack
+		 * pointer inaccessible; the new colour may put the top
+		 * block there */
+		GREEN_VG_MAKE_UNDEFINED((char *)c.base + guard, size);
+	} else {
+		void *base = map(size + guard, guard, &vg_id);
+		if (!base) { *err = EAGAIN; return 0; }
+		c = (struct cached){ base, size + guard, guard, vg_id };
 	}
-	if (!base) {
-		base = mmap(0, total, PROT_READ | PROT_WRITE,
-		            MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-		if (base == MAP_FAILED) { *err = EAGAIN; return 0; }
-		if (guard && mprotect(base, guard, PROT_NONE)) {
-			munmap(base, total);
-			*err = EAGAIN;
-			return 0;
-		}
-		vg_id = GREEN_VG_STACK_REGISTER((char *)base + guard, (char *)base + total);
-	}
-	t = carve((char *)base + guard, size - __green_next_colour());
-	t->map_base = base;
-	t->map_size = total;
+	t = carve((char *)c.base + guard, size - __green_next_colour());
+	t->map_base = c.base;
+	t->map_size = c.size;
 	t->guard_size = guard;
 	t->own_stack = 1;
-	t->vg_id = vg_id;
-	return t;
+	t->user_stack = 0;
+	t->vg_id = c.vg_id;
+	return clear(t);
 }
 
 /* pthread_attr_setstack: the program owns the memory; no guard. */
@@ -167,6 +183,8 @@ hidden struct green_thread *__green_stack_adopt(void *addr, size_t size, int *er
 	if (size < PTHREAD_STACK_MIN) { *err = EINVAL; return 0; }
 	if (size > top && size - top >= PTHREAD_STACK_MIN / 2) {
 		t = carve(addr, size);
+		t->map_base = 0;
+		t->map_size = 0;
 	} else {
 		/* a small region (PTHREAD_STACK_MIN, the least the setter
 		 * accepts, beside a large TLS block) keeps all of itself: the
@@ -180,22 +198,25 @@ hidden struct green_thread *__green_stack_adopt(void *addr, size_t size, int *er
 		t->map_base = blk;
 		t->map_size = blk_size;
 	}
+	t->guard_size = 0;
+	t->own_stack = 0;
 	t->user_stack = 1;
 	t->vg_id = GREEN_VG_STACK_REGISTER(addr, (char *)addr + size);
-	return t;
+	return clear(t);
 }
 
-hidden void __green_stack_free(struct green_thread *t)
+/* Every case but the cached one: a copied stack, the program's own, a
+ * quarantined or an uncached mapping. */
+static __attribute__((noinline)) void release(struct green_thread *t)
 {
 	void *base = t->map_base;
-	size_t total = t->map_size, guard = t->guard_size;
+	size_t total = t->map_size;
 	unsigned vg_id = t->vg_id;
 
 	if (t->stack_mode == GREEN_STACK_COPIED) {
 		__green_copied_free(t);
 		return;
 	}
-	t->magic = 0;
 	if (!t->own_stack) {
 		if (t->user_stack) GREEN_VG_STACK_DEREGISTER(vg_id);
 		if (base) munmap(base, total);   /* a block mapped apart (adopt) */
@@ -206,12 +227,19 @@ hidden void __green_stack_free(struct green_thread *t)
 		if (__green_quarantine(t, base, total, "stack")) munmap(base, total);
 		return;
 	}
-	if (ncached < CACHE_MAX) {
-		cache[ncached++] = (struct cached){ base, total, guard, vg_id };
-		return;
-	}
 	GREEN_VG_STACK_DEREGISTER(vg_id);
 	munmap(base, total);
+}
+
+hidden void __green_stack_free(struct green_thread *t)
+{
+	t->magic = 0;
+	/* own_stack: a mapping of ours (never a copied thread's) */
+	if (t->own_stack && !__green_config.debug && ncached < CACHE_MAX) {
+		cache[ncached++] = (struct cached){ t->map_base, t->map_size, t->guard_size, t->vg_id };
+		return;
+	}
+	release(t);
 }
 
 /* ---- overflow reports */

@@ -25,6 +25,7 @@
 #include "gstack.h"
 #include "gconfig.h"
 #include "runq.h"
+#include "switch.h"
 
 hidden int __green_pid;
 #ifndef GREEN_OVERLAY
@@ -42,6 +43,7 @@ static int (*const keep_atfork)(void (*)(void), void (*)(void), void (*)(void))
 #endif
 
 static int refused;               /* the libc seam cannot run threads here */
+static int unwinds;               /* the program can unwind C++ frames (unwind.c) */
 static unsigned next_id = 1;
 static int next_tid = 0x400000;   /* above any kernel tid (pid_max <= 2^22) */
 
@@ -80,6 +82,7 @@ hidden void __green_init(void)
 	__green_pid = __syscall(SYS_getpid);
 	green_libc_threads_on(&__green_main);
 	refused = __green_tls_init();
+	unwinds = __green_can_unwind();
 	__green_sig_init();
 	__green_guard_init();
 	__green_started = 1;
@@ -103,7 +106,7 @@ int __green_start_main(int argc, char **argv, char **envp)
  */
 static inline __attribute__((always_inline)) _Noreturn void run(struct green_thread *self)
 {
-	__green_cancel_async(self);
+	if (self->cancel_pending) __green_cancel_async(self);
 	if (self->c11) {
 		int (*f)(void *) = (int (*)(void *))(void *)self->start;
 		__pthread_exit((void *)(intptr_t)f(self->arg));
@@ -128,10 +131,10 @@ static void __green_thread_start(void *arg)
 {
 	struct green_thread *self = arg;
 	__green_arch_fp_set(&self->fp);
-	__green_reap();
+	if (__green_reap_list) __green_reap();
 	green_section_end(__green_preempt_now);
 	green_sig_check(self);
-	if (__green_can_unwind()) run_landing(self);
+	if (unwinds) run_landing(self);
 	run(self);
 }
 
@@ -160,17 +163,20 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	if (!fn) return EINVAL;
 	__green_init();
 	if (refused) return refused;
-	if (attrp && !c11) green_attr_read(attrp, &attr);
 	/* an attribute's size, else GREEN_STACK_SIZE, else the default */
-	size = attr.stacksize ? attr.stacksize :
-	       __green_config.stack_size ? __green_config.stack_size : GREEN_STACK_DEFAULT;
-	guard = attrp && !c11 ? attr.guardsize : GREEN_GUARD_DEFAULT;
-
-	/* the attribute's mode, else separate for a stack the program gives,
-	 * else the process default (GREEN_STACKS) */
-	if (attr.stackmode) mode = attr.stackmode - 1;
-	else mode = attr.stackaddr ? GREEN_STACK_SEPARATE : __green_config.stack_mode;
-	if (mode == GREEN_STACK_COPIED && attr.stackaddr) return EINVAL;
+	size = __green_config.stack_size ? __green_config.stack_size : GREEN_STACK_DEFAULT;
+	guard = GREEN_GUARD_DEFAULT;
+	mode = __green_config.stack_mode;
+	if (attrp && !c11) {
+		green_attr_read(attrp, &attr);
+		if (attr.stacksize) size = attr.stacksize;
+		guard = attr.guardsize;
+		/* the attribute's mode, else separate for a stack the program
+		 * gives, else the process default (GREEN_STACKS) */
+		if (attr.stackmode) mode = attr.stackmode - 1;
+		else if (attr.stackaddr) mode = GREEN_STACK_SEPARATE;
+		if (mode == GREEN_STACK_COPIED && attr.stackaddr) return EINVAL;
+	}
 	/* a stack deeper than the copied region, asked for where copied is
 	 * only the default: a separate stack of that size (docs/stacks.md) */
 	if (mode == GREEN_STACK_COPIED && !attr.stackmode && size > __green_copied_room())
@@ -201,7 +207,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	t->id = ++next_id;
 	t->tid = next_tid;
 	next_tid = next_tid >= 0x3ffffff0 ? 0x400000 : next_tid + 1;
-	__green_tls_make(t, t->tcb, self);
+	green_tls_make(t, t->tcb, self);
 	__green_arch_fp_get(&t->fp);   /* POSIX: the creator's floating-point environment */
 	t->start = fn;
 	t->arg = arg;
@@ -212,11 +218,15 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	if (attr.explicit_sched) {
 		t->policy = attr.policy;
 		t->prio = attr.prio;
+		green_relevel(t);
 	} else {
 		t->policy = self->policy;
 		t->prio = self->prio;
+		/* the creator's level is that of this policy and priority
+		 * (runq.h) unless priority inheritance lent it one */
+		if (self->boost) green_relevel(t);
+		else t->level = self->level;
 	}
-	green_relevel(t);
 	if (t->stack_mode == GREEN_STACK_SEPARATE)
 		__green_thread_frame(t, (char *)t->stack_lo + t->stack_size);
 	/* a copied thread's is made when it is first loaded (copied.c) */
@@ -228,23 +238,10 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	return 0;
 }
 
-_Noreturn void __pthread_exit(void *result)
-{
-	struct green_thread *self = __green_cur;
-
-	self->cancel_disable = 1;
-	self->cancel_async = 0;
-	self->result = result;
-	if (self->unwind) __green_exit_unwind(self);   /* a C++ program: unwinds, ends in __green_exit_rest */
-	__green_exit_rest();
-}
-
 /* The rest of the exit: the cleanup handlers not yet run, the
  * thread-specific data's destructors, and the switch away for good. */
-hidden _Noreturn void __green_exit_rest(void)
+static inline __attribute__((always_inline)) _Noreturn void exit_rest(struct green_thread *self)
 {
-	struct green_thread *self = __green_cur;
-
 	self->unwind = 0;
 	while (self->cleanup) green_cleanup_run(self);   /* may not return (seam) */
 	__green_tsd_run_dtors(self);
@@ -258,6 +255,24 @@ hidden _Noreturn void __green_exit_rest(void)
 	if (self->joiner) __green_wake(self->joiner, 0);
 	if (self->detached) __green_registry_del(self);   /* no longer a target */
 	__green_exit_switch();
+}
+
+_Noreturn void __pthread_exit(void *result)
+{
+	struct green_thread *self = __green_cur;
+
+	self->cancel_disable = 1;
+	self->cancel_async = 0;
+	self->result = result;
+	if (self->unwind) __green_exit_unwind(self);   /* a C++ program: unwinds, ends in __green_exit_rest */
+	exit_rest(self);
+}
+
+/* The same, where the unwinding of a C++ program's exit lands
+ * (run_landing; unwind.c). */
+hidden _Noreturn void __green_exit_rest(void)
+{
+	exit_rest(__green_cur);
 }
 
 weak_alias(__pthread_create, pthread_create);

@@ -71,17 +71,12 @@ hidden int __green_tls_init(void)
 }
 
 /*
- * A new thread's TCB, in the __green_tls_bytes of zeroed memory at mem
- * that its allocator reserved (ignored in shared mode).
+ * A new thread's own TCB, in the __green_tls_bytes of zeroed memory at
+ * mem that its allocator reserved (green_tls_make, gstack.h, has the
+ * shared case in line).
  */
-hidden void __green_tls_make(struct green_thread *t, void *mem, struct green_thread *creator)
+hidden void __green_tls_make_own(struct green_thread *t, void *mem, struct green_thread *creator)
 {
-	green_libc_new_thread(t);
-	if (!__green_tls_bytes) {
-		t->tcb = __green_main.tcb;
-		t->tp = __green_main.tp;
-		return;
-	}
 	t->tcb = green_tcb_make(mem, t, creator->tcb);
 	t->tp = green_tp_of(t->tcb);
 }
