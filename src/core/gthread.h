@@ -115,7 +115,7 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *   the registry (registry.c), inside a section: reg_at, as the thread
  *       enters and as a removal moves it
  *   the switch (switch.c, copied.c, arch), on the outgoing/incoming
- *   thread: sp, np, errno_val .. dlerror_flag (shared-TCB binding),
+ *   thread: sp, np, tid, errno_val and locale (shared-TCB binding),
  *       save, save_len, save_cap, started, cpu_ns (cputime.c)
  *   the thread itself, RUNNING: wait, wait_obj, wait_aux, waddr,
  *       deadline (as it starts a wait, sched.c, futex.c, cond.c),
@@ -159,18 +159,21 @@ struct green_thread {
 	uint64_t sigmask;              /* this thread's mask (signal.c) */
 	uint64_t sigpend;              /* directed at this thread, not yet delivered */
 
-	/* Shallow binding, when threads share one TCB: the libc keeps these
-	 * per thread; while this thread is not running its values live here
-	 * (switch.h, the seam).  With TCBs of their own only tid is used.
-	 * Pairs the libc keeps side by side are side by side here, in its
-	 * order, so that each pair moves as one (the seam). */
+	/* Shallow binding, when threads share one TCB: the libc keeps tid,
+	 * errno and the locale per thread; while this thread is not running
+	 * its values live here (switch.h, the seam).  With TCBs of their own
+	 * only tid is used.  tid and errno_val are side by side, as in musl's
+	 * TCB, so that the pair moves as one (the seam). */
 	int tid;                       /* owner id for FILE locks (>= 0x400000) */
 	int errno_val;
-	int h_errno_val;
 	locale_t locale;
-	void *dlerror_buf;
-	void *stdio_locks;
-	unsigned char dlerror_flag;    /* the libc's byte that holds it (the seam) */
+	/* The libc's other per-thread state, kept here in both TCB modes by
+	 * the one member that reaches each (src/members), the running
+	 * thread's own; zero in a new thread. */
+	int h_errno_val;               /* h_errno (h_errno.c) */
+	void *dlerror_buf;             /* dlerror's message (dlerror.c), freed as it exits */
+	void *stdio_locks;             /* FILEs it holds by flockfile (ftrylockfile.c) */
+	unsigned char dlerror_flag;    /* the message not yet returned by dlerror */
 
 	enum gwait wait;               /* valid while BLOCKED */
 	const void *wait_obj;

@@ -26,6 +26,8 @@
  *   green_libc_threads_on(m)   the libc turns multi-threaded (thread.c)
  *   green_libc_new_thread(t)   a new thread's initial libc state
  *   green_libc_fork_child(t)   fix-ups in a fork child (fork.c)
+ *   green_libc_thread_end()    the ending thread's libc state freed
+ *                              (thread.c: its dlerror message)
  *   green_self_tid()           the running thread's lock-owner id
  *   green_attr_read(a, ga), green_attr_fill(a, ga)
  *                              pthread_attr_t <-> struct green_attr
@@ -118,6 +120,9 @@ hidden void *green_tcb_make(void *mem, struct green_thread *t, void *creator);
 #define green_initial_stack_addr() ((void *)libc.auxv)
 /* musl's locks are green's (src/stubs): any pc may be preempted */
 #define green_preempt_ok(uc) 1
+
+/* members/dlerror.c */
+#define green_libc_thread_end() __dl_thread_cleanup()
 
 /* musl.c */
 hidden void green_libc_threads_on(struct green_thread *main);

@@ -131,8 +131,7 @@ static void __green_thread_start(void *arg)
 {
 	struct green_thread *self = arg;
 	__green_arch_fp_set(&self->fp);
-	if (__green_reap_list) __green_reap();
-	green_section_end(__green_preempt_now);
+	green_section_end(__green_preempt_now);   /* and stacks to reap: GREEN_PEND_REAP */
 	green_sig_check(self);
 	if (unwinds) run_landing(self);
 	run(self);
@@ -239,12 +238,14 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 }
 
 /* The rest of the exit: the cleanup handlers not yet run, the
- * thread-specific data's destructors, and the switch away for good. */
+ * thread-specific data's destructors, the libc's state, and the switch
+ * away for good. */
 static inline __attribute__((always_inline)) _Noreturn void exit_rest(struct green_thread *self)
 {
 	self->unwind = 0;
 	while (self->cleanup) green_cleanup_run(self);   /* may not return (seam) */
 	__green_tsd_run_dtors(self);
+	if (self->dlerror_buf) green_libc_thread_end();   /* a failed dl* call's message */
 
 	GREEN_ENTER();
 	if (--__green_live == 0) {

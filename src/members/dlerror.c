@@ -9,7 +9,7 @@
  * so they live in its descriptor and no switch touches them.  A static
  * program's dlopen, dlsym, dlclose and dlinfo fail through
  * __dl_seterr here.  The message is the thread's until its next error
- * replaces it (the old one freed then).
+ * replaces it, or the thread ends (each freed then).
  */
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -35,6 +35,16 @@ char *dlerror(void)
 	if (t->dlerror_buf == NO_ROOM)
 		return "Dynamic linker failed to allocate memory for error message";
 	return t->dlerror_buf;
+}
+
+/* The ending thread's message, freed (thread.c, through the seam) */
+hidden void __dl_thread_cleanup(void)
+{
+	struct green_thread *t = __green_cur;
+
+	if (t->dlerror_buf != NO_ROOM) free(t->dlerror_buf);
+	t->dlerror_buf = 0;
+	t->dlerror_flag = 0;
 }
 
 hidden void __dl_vseterr(const char *fmt, va_list ap)

@@ -89,6 +89,8 @@ hidden size_t green_tls_bytes(int *err);
 #define green_tp_of(tcb) ((void *)0)
 #define green_tcb_make(mem, t, creator) ((void *)0)
 #define green_libc_fork_child(t) ((void)(t))
+/* glibc keeps its dlerror state itself */
+#define green_libc_thread_end() ((void)0)
 /* musl's internal name of the clock (the public one is wrapped there:
  * cputime.c); glibc's public one is the libc's own here */
 #define __clock_gettime clock_gettime
