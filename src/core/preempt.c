@@ -33,7 +33,7 @@ hidden void __green_preempt_now(void)
 	}
 	yield = green_pending_take(GREEN_PEND_YIELD);
 	slice = green_pending_take(GREEN_PEND_SLICE);
-	if (yield || (slice && __green_tick_slice_over(1)))
+	if (yield || (slice && __green_tick_slice_pending_over()))
 		__green_yield();
 	green_sig_check(__green_cur);
 }

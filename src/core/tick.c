@@ -143,6 +143,7 @@ static uint64_t alarm_at, alarm_every; /* the program's virtual ITIMER_REAL */
 static uint64_t armed_at;             /* what the real timer is set to */
 static int virtual;
 static unsigned long accepted_turn;   /* __green_nswitch + 1 at the last accept */
+static unsigned long slice_turn;      /* __green_nswitch when GREEN_PEND_SLICE was last set */
 static unsigned long keep_turn;       /* the turn the acceptor's keep started in, + 1 */
 static uint64_t keep_from;            /* the kernel's CPU clock then */
 
@@ -238,6 +239,17 @@ hidden int __green_tick_slice_over(int used)
 	return __green_cpu_kernel_ns() - keep_from >= ACCEPT_QUANTA * quantum;
 }
 
+/* GREEN_PEND_SLICE's question, at the end of the outermost section: the
+ * quantum the tick found used must be the running thread's.  A tick that
+ * comes inside a section that then switches (a yield, a wait) found the
+ * outgoing thread's quantum used; the thread switched in has a fresh
+ * one, and yielding at its first section's end, before it did anything,
+ * would put it behind threads it was ahead of. */
+hidden int __green_tick_slice_pending_over(void)
+{
+	return slice_turn == __green_nswitch && __green_tick_slice_over(1);
+}
+
 static void tick(int sig, siginfo_t *si, void *uc)
 {
 	int e = errno, preempt = 0, alarm = 0;
@@ -274,7 +286,10 @@ static void tick(int sig, siginfo_t *si, void *uc)
 			used = now - run_since >= quantum;
 			if (__green_np || __green_cur->in_tick || __green_on_altstack()) {
 				green_pending_set(GREEN_PEND_POLL);
-				if (used) green_pending_set(GREEN_PEND_SLICE);
+				if (used) {
+					slice_turn = __green_nswitch;
+					green_pending_set(GREEN_PEND_SLICE);
+				}
 			} else {
 				green_np_up();
 				__green_tick_check();
