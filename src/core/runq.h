@@ -119,6 +119,17 @@ static inline void runq_ready(struct green_thread *t, int front)
 	if (!__green_ticking) __green_tick_arm();   /* two threads can run now */
 }
 
+/* Make a blocked t runnable with `why` as its wait's result, t already
+ * off its wait queue and its deadline (a condition's signal, which has
+ * popped it and deleted its deadline itself). */
+static inline void green_wake_off(struct green_thread *t, int why, int front)
+{
+	t->wake = why;
+	t->wait = GW_NONE;
+	t->wait_obj = 0;
+	runq_ready(t, front);
+}
+
 /* Take a blocked t off whatever it waits on (its queue, its deadline)
  * and make it runnable with `why` as its wait's result (__green_wake and
  * __green_wake_first are the out-of-line copies). */
@@ -127,10 +138,7 @@ static inline void green_wake(struct green_thread *t, int why, int front)
 	if (t->state != GS_BLOCKED) return;
 	if (t->q) __gq_remove(t);
 	if (t->heap_idx) __green_timer_del(t);
-	t->wake = why;
-	t->wait = GW_NONE;
-	t->wait_obj = 0;
-	runq_ready(t, front);
+	green_wake_off(t, why, front);
 }
 
 /* the head of level l, which is not empty */
