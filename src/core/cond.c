@@ -232,6 +232,31 @@ static __attribute__((noinline)) int shared_wait(struct gcond *c, struct gmutex 
 	return r == ETIMEDOUT ? ETIMEDOUT : 0;
 }
 
+/* A private wait's result r once the caller holds the mutex again
+ * (got: 0, or the robust mutex's EOWNERDEAD or ENOTRECOVERABLE),
+ * outside the section: a cancel is acted on with the mutex held. */
+static int wait_result(int r, int got)
+{
+	if (r == ECANCELED) __green_cancel_point();  /* handlers run with the mutex held */
+	if (got) return got;
+	return r == ETIMEDOUT ? ETIMEDOUT : 0;
+}
+
+/* The end of a private wait whose mutex is not plain or not free:
+ * inside the wait's section, which this ends. */
+static __attribute__((noinline)) int wait_end(struct gmutex *m, int r, int count)
+{
+	int got;
+
+	if (gm_owner(m) == __green_cur)   /* handed over (robust, PI, protect) */
+		got = m->type & GM_OWNERDEAD ? EOWNERDEAD : 0;
+	else
+		got = __green_mutex_acquire(m, GREEN_NO_DEADLINE, !r);
+	if (got != ENOTRECOVERABLE) m->count = count;
+	GREEN_LEAVE();
+	return wait_result(r, got);
+}
+
 /* The private wait, in line in pthread_cond_wait (no deadline) and
  * out of line in __green_cond_wait for the timed ones. */
 static inline __attribute__((always_inline)) int cond_wait(struct gcond *c, struct gmutex *m,
@@ -240,7 +265,7 @@ static inline __attribute__((always_inline)) int cond_wait(struct gcond *c, stru
 	struct green_thread *self = __green_cur;
 	uint64_t deadline = GREEN_NO_DEADLINE;
 	uintptr_t w;
-	int r, err, count, got;
+	int r, err, count;
 
 	if (c->shared || (m->type & GM_PSHARED)) return shared_wait(c, m, clk, at);
 	if (gm_owner(m) != self) return EPERM;
@@ -261,25 +286,15 @@ static inline __attribute__((always_inline)) int cond_wait(struct gcond *c, stru
 	r = GREEN_CP_WAIT_AS(self, 1, __green_wait(&c->q, GW_COND, c, deadline));
 	self->wait_aux = 0;
 	w = m->lockw;
-	if (!(m->type & ~3) && w <= GM_WAITERS) {
-		/* free, and of no protocol: taken as acquire would (the
-		 * waiters' bit kept) */
-		m->lockw = w | (uintptr_t)self;
-		m->count = count;
-		got = 0;
-	} else {
-		if (gm_owner(m) == self)   /* handed over (robust, PI, protect) */
-			got = m->type & GM_OWNERDEAD ? EOWNERDEAD : 0;
-		else
-			got = __green_mutex_acquire(m, GREEN_NO_DEADLINE, !r);
-		if (got != ENOTRECOVERABLE) m->count = count;
-	}
+	if (__builtin_expect((m->type & ~3) || w > GM_WAITERS, 0))
+		return wait_end(m, r, count);
+	/* free, and of no protocol: taken as acquire would (the waiters'
+	 * bit kept) */
+	m->lockw = w | (uintptr_t)self;
+	m->count = count;
 	GREEN_LEAVE();
-
-	if (__builtin_expect(!(r | got), 1)) return 0;
-	if (r == ECANCELED) __green_cancel_point();  /* handlers run with the mutex held */
-	if (got) return got;    /* robust: EOWNERDEAD (held) or ENOTRECOVERABLE */
-	return r == ETIMEDOUT ? ETIMEDOUT : 0;
+	if (__builtin_expect(!r, 1)) return 0;
+	return wait_result(r, 0);
 }
 
 hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
