@@ -257,16 +257,20 @@ static __attribute__((noinline)) int wait_end(struct gmutex *m, int r, int count
 	return wait_result(r, got);
 }
 
-/* The private wait, in line in pthread_cond_wait (no deadline) and
- * out of line in __green_cond_wait for the timed ones. */
+/* The private wait.  pthread_cond_wait has it in line for a NORMAL or
+ * ERRORCHECK mutex (norec: no protocol, no recursive count to keep, no
+ * deadline); the rest is __green_cond_wait. */
 static inline __attribute__((always_inline)) int cond_wait(struct gcond *c, struct gmutex *m,
-                                                            clockid_t clk, const struct timespec *at)
+                                                            clockid_t clk, const struct timespec *at,
+                                                            int norec)
 {
 	struct green_thread *self = __green_cur;
 	uint64_t deadline = GREEN_NO_DEADLINE;
 	uintptr_t w;
-	int r, err, count;
+	int r, err, count = 0;
 
+	if (norec && (c->shared || (m->type & ~PTHREAD_MUTEX_ERRORCHECK)))
+		return __green_cond_wait(c, m, clk, at);
 	if (c->shared || (m->type & GM_PSHARED)) return shared_wait(c, m, clk, at);
 	if (gm_owner(m) != self) return EPERM;
 	if (at) {
@@ -276,9 +280,11 @@ static inline __attribute__((always_inline)) int cond_wait(struct gcond *c, stru
 	__green_cancel_point();
 
 	GREEN_ENTER();
-	count = m->count;
-	m->count = 0;
-	if (!(m->type & ~3) && gq_empty(&m->q))
+	if (!norec) {
+		count = m->count;
+		m->count = 0;
+	}
+	if ((norec || !(m->type & ~3)) && gq_empty(&m->q))
 		m->lockw = 0;   /* plain, nobody waits: as the release would */
 	else
 		__green_mutex_release(m);
@@ -286,12 +292,12 @@ static inline __attribute__((always_inline)) int cond_wait(struct gcond *c, stru
 	r = GREEN_CP_WAIT_AS(self, 1, __green_wait(&c->q, GW_COND, c, deadline));
 	self->wait_aux = 0;
 	w = m->lockw;
-	if (__builtin_expect((m->type & ~3) || w > GM_WAITERS, 0))
+	if (__builtin_expect((!norec && (m->type & ~3)) || w > GM_WAITERS, 0))
 		return wait_end(m, r, count);
 	/* free, and of no protocol: taken as acquire would (the waiters'
 	 * bit kept) */
 	m->lockw = w | (uintptr_t)self;
-	m->count = count;
+	if (!norec) m->count = count;
 	GREEN_LEAVE();
 	if (__builtin_expect(!r, 1)) return 0;
 	return wait_result(r, 0);
@@ -300,7 +306,7 @@ static inline __attribute__((always_inline)) int cond_wait(struct gcond *c, stru
 hidden int __green_cond_wait(struct gcond *c, struct gmutex *m, clockid_t clk,
                              const struct timespec *at)
 {
-	return cond_wait(c, m, clk, at);
+	return cond_wait(c, m, clk, at, 0);
 }
 
 int __pthread_cond_timedwait(pthread_cond_t *restrict c, pthread_mutex_t *restrict m,
@@ -313,7 +319,7 @@ weak_alias(__pthread_cond_timedwait, pthread_cond_timedwait);
 
 int pthread_cond_wait(pthread_cond_t *restrict c, pthread_mutex_t *restrict m)
 {
-	return cond_wait((struct gcond *)c, (struct gmutex *)m, CLOCK_REALTIME, 0);
+	return cond_wait((struct gcond *)c, (struct gmutex *)m, CLOCK_REALTIME, 0, 1);
 }
 
 int pthread_cond_clockwait(pthread_cond_t *restrict c, pthread_mutex_t *restrict m,
