@@ -257,6 +257,30 @@ static __attribute__((noinline)) int wait_end(struct gmutex *m, int r, int count
 	return wait_result(r, got);
 }
 
+/* Inside GREEN_ENTER, m released: wait on c until signalled (or the
+ * deadline, a signal handler, a cancel), a cancellation point. */
+static inline __attribute__((always_inline)) int cond_block(struct green_thread *self,
+                                                             struct gcond *c, struct gmutex *m,
+                                                             uint64_t deadline)
+{
+	int r;
+
+	self->wait_aux = m;
+	r = GREEN_CP_WAIT_AS(self, 1, __green_wait(&c->q, GW_COND, c, deadline));
+	self->wait_aux = 0;
+	return r;
+}
+
+/* The same, m released the whole way first (it has waiters, or a
+ * protocol); out of line, so that the in-line wait keeps nothing of c
+ * across a call. */
+static __attribute__((noinline)) int release_block(struct gcond *c, struct gmutex *m,
+                                                   uint64_t deadline)
+{
+	__green_mutex_release(m);
+	return cond_block(__green_cur, c, m, deadline);
+}
+
 /* The private wait.  pthread_cond_wait has it in line for a NORMAL or
  * ERRORCHECK mutex (norec: no protocol, no recursive count to keep, no
  * deadline); the rest is __green_cond_wait. */
@@ -284,13 +308,12 @@ static inline __attribute__((always_inline)) int cond_wait(struct gcond *c, stru
 		count = m->count;
 		m->count = 0;
 	}
-	if ((norec || !(m->type & ~3)) && gq_empty(&m->q))
+	if ((norec || !(m->type & ~3)) && gq_empty(&m->q)) {
 		m->lockw = 0;   /* plain, nobody waits: as the release would */
-	else
-		__green_mutex_release(m);
-	self->wait_aux = m;
-	r = GREEN_CP_WAIT_AS(self, 1, __green_wait(&c->q, GW_COND, c, deadline));
-	self->wait_aux = 0;
+		r = cond_block(self, c, m, deadline);
+	} else {
+		r = release_block(c, m, deadline);
+	}
 	w = m->lockw;
 	if (__builtin_expect((!norec && (m->type & ~3)) || w > GM_WAITERS, 0))
 		return wait_end(m, r, count);
