@@ -449,20 +449,54 @@ static void *f_waiter(void *arg)
 	return arg;
 }
 
+/* t waits on fc; the caller holds fm, f_go set */
+static void f_spawn_waiting(pthread_t *t)
+{
+	f_waiting = f_go = f_done = 0;
+	SPAWN(t, f_waiter, 0);
+	wait_for(&f_waiting, 1);                           /* t waits on fc */
+	pthread_mutex_lock(&fm);
+	f_go = 1;
+}
+
 START_TEST(signal_free_mutex_not_handed_over)
 {
 	pthread_t t;
 
-	f_waiting = f_go = f_done = 0;
-	SPAWN(&t, f_waiter, 0);
-	wait_for(&f_waiting, 1);                           /* t waits on fc */
-	pthread_mutex_lock(&fm);
-	f_go = 1;
+	f_spawn_waiting(&t);
 	pthread_mutex_unlock(&fm);
 	ck_assert_int_eq(pthread_cond_signal(&fc), 0);     /* t woken, fm free */
 	ck_assert_int_eq(pthread_mutex_trylock(&fm), 0);
 	ck_assert_int_eq(f_done, 0);
 	pthread_mutex_unlock(&fm);
+	JOIN(t, 0);
+	ck_assert_int_eq(f_done, 1);
+}
+END_TEST
+
+/* Green: a signal from the holder of a plain mutex nobody waits for
+ * makes its one waiter runnable at once (cond.c), so the unlock that
+ * follows has nobody to wake.  If the waiter runs while the signaller
+ * still holds the mutex, it waits first in line and the next unlock
+ * hands the mutex over; either way its wait returns only once it holds
+ * the mutex.  Cooperative, so each step is where the comments say. */
+START_TEST(signal_held_mutex_runs_past_holder)
+{
+	pthread_t t;
+
+	f_spawn_waiting(&t);
+	ck_assert_int_eq(pthread_cond_signal(&fc), 0);     /* t runnable */
+	pthread_mutex_unlock(&fm);
+	ck_assert_int_eq(f_done, 0);
+	JOIN(t, 0);                                        /* t finds fm free */
+	ck_assert_int_eq(f_done, 1);
+
+	f_spawn_waiting(&t);
+	ck_assert_int_eq(pthread_cond_signal(&fc), 0);
+	sched_yield();                       /* t runs, finds fm held: first in line */
+	ck_assert_int_eq(f_done, 0);
+	pthread_mutex_unlock(&fm);                         /* handed to t */
+	ck_assert_int_eq(pthread_mutex_trylock(&fm), EBUSY);
 	JOIN(t, 0);
 	ck_assert_int_eq(f_done, 1);
 }
@@ -488,7 +522,10 @@ Suite *suite_cond(void)
 		tcase_add_test(tc, recursive_released);
 		tcase_add_loop_test(tc, destroy_with_waiters, 0, 2);
 		tcase_add_test(tc, wait_unowned);
-		if (cooperative()) tcase_add_test(tc, signal_free_mutex_not_handed_over);
+		if (cooperative()) {
+			tcase_add_test(tc, signal_free_mutex_not_handed_over);
+			tcase_add_test(tc, signal_held_mutex_runs_past_holder);
+		}
 	}
 	suite_add_tcase(s, tc);
 	return s;

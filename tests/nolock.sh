@@ -23,7 +23,7 @@ context: __green_arch_switch
 copied: __green_copied_switch
 queue: __gq_insert __gq_pop_any __gq_remove
 mutex: __pthread_mutex_lock __pthread_mutex_trylock __pthread_mutex_unlock lock unlock __green_mutex_acquire __green_mutex_release __green_mutex_own
-cond: pthread_cond_signal pthread_cond_broadcast pthread_cond_wait __pthread_cond_timedwait __green_cond_signal __green_cond_wait
+cond: pthread_cond_signal pthread_cond_broadcast pthread_cond_wait __pthread_cond_timedwait __green_cond_signal __green_cond_wait signal_queued signal_queued_rest release_block wait_end
 sem: sem_post sem_wait
 preempt: __green_preempt_now __green_leave
 thread: __green_thread_start

@@ -53,14 +53,23 @@ static inline void __gq_push(struct gq *q, struct green_thread *t)
 	q->tail = t;
 }
 
-/* q's head, which is there, off the queue */
-static inline struct green_thread *gq_take_head(struct gq *q)
+/* q's head, which is there, out of q, its own links left as they were:
+ * for a caller that sets them at once (it queues the thread elsewhere) */
+static inline struct green_thread *gq_unlink_head(struct gq *q)
 {
 	struct green_thread *t = q->head;
 
 	q->head = t->q_next;
 	if (q->head) q->head->q_prev = 0;
 	else q->tail = 0;
+	return t;
+}
+
+/* q's head, which is there, off the queue */
+static inline struct green_thread *gq_take_head(struct gq *q)
+{
+	struct green_thread *t = gq_unlink_head(q);
+
 	t->q = 0;
 	t->q_next = t->q_prev = 0;
 	return t;
@@ -112,8 +121,10 @@ static inline void __green_cancel_point(void)
  * has left its no-preempt section.  With cp 0 it is an ordinary wait.
  * Every such wait in the library is written with this.
  */
-#define GREEN_CP_WAIT(cp, wait) __extension__ ({ \
-	struct green_thread *cpw_self_ = __green_cur; \
+#define GREEN_CP_WAIT(cp, wait) GREEN_CP_WAIT_AS(__green_cur, cp, wait)
+/* the same, for a caller that has the running thread at hand */
+#define GREEN_CP_WAIT_AS(self, cp, wait) __extension__ ({ \
+	struct green_thread *cpw_self_ = (self); \
 	int cpw_on_ = (cp), cpw_r_; \
 	if (cpw_on_) cpw_self_->canceling = 1; \
 	cpw_r_ = (wait); \

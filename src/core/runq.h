@@ -48,9 +48,12 @@ static inline int green_level(const struct green_thread *t)
 /* the highest level with a runnable thread, or -1 */
 static inline int runq_top(void)
 {
-	for (unsigned w = RQ_WORDS; w--; )
-		if (__green_runq.bits[w])
-			return w * RQ_BITS + RQ_BITS - 1 - __builtin_clzl(__green_runq.bits[w]);
+	for (unsigned w = RQ_WORDS; w--; ) {
+		unsigned long b = __green_runq.bits[w];
+		/* the highest bit's number, (RQ_BITS - 1) - clz as an xor:
+		 * one bsr, not a subtraction from the word's last level */
+		if (b) return w * RQ_BITS + (__builtin_clzl(b) ^ (RQ_BITS - 1));
+	}
 	return -1;
 }
 
@@ -79,17 +82,28 @@ static inline void runq_note(struct green_thread *t, unsigned l)
 		green_pending_set(GREEN_PEND_YIELD);
 }
 
+/* level l's queue was empty and now is not */
+static inline void runq_mark(unsigned l)
+{
+	__green_runq.bits[l / RQ_BITS] |= 1UL << l % RQ_BITS;
+}
+
 static inline void runq_push(struct green_thread *t)
 {
 	unsigned l = green_level(t);
 	struct gq *q = &__green_runq.lv[l];
+	struct green_thread *p = q->tail;
+
 	t->q = q;
 	t->q_next = 0;
-	t->q_prev = q->tail;
-	if (q->tail) q->tail->q_next = t;
-	else q->head = t;
+	t->q_prev = p;
 	q->tail = t;
-	__green_runq.bits[l / RQ_BITS] |= 1UL << l % RQ_BITS;
+	if (p) {
+		p->q_next = t;
+	} else {
+		q->head = t;
+		runq_mark(l);
+	}
 	runq_note(t, l);
 }
 
@@ -98,13 +112,18 @@ static inline void runq_push_front(struct green_thread *t)
 {
 	unsigned l = green_level(t);
 	struct gq *q = &__green_runq.lv[l];
+	struct green_thread *n = q->head;
+
 	t->q = q;
 	t->q_prev = 0;
-	t->q_next = q->head;
-	if (q->head) q->head->q_prev = t;
-	else q->tail = t;
+	t->q_next = n;
 	q->head = t;
-	__green_runq.bits[l / RQ_BITS] |= 1UL << l % RQ_BITS;
+	if (n) {
+		n->q_prev = t;
+	} else {
+		q->tail = t;
+		runq_mark(l);
+	}
 	runq_note(t, l);
 }
 
@@ -119,6 +138,17 @@ static inline void runq_ready(struct green_thread *t, int front)
 	if (!__green_ticking) __green_tick_arm();   /* two threads can run now */
 }
 
+/* Make a blocked t runnable with `why` as its wait's result, t already
+ * off its wait queue and its deadline (a condition's signal, which has
+ * popped it and deleted its deadline itself). */
+static inline void green_wake_off(struct green_thread *t, int why, int front)
+{
+	t->wake = why;
+	t->wait = GW_NONE;
+	t->wait_obj = 0;
+	runq_ready(t, front);
+}
+
 /* Take a blocked t off whatever it waits on (its queue, its deadline)
  * and make it runnable with `why` as its wait's result (__green_wake and
  * __green_wake_first are the out-of-line copies). */
@@ -127,10 +157,7 @@ static inline void green_wake(struct green_thread *t, int why, int front)
 	if (t->state != GS_BLOCKED) return;
 	if (t->q) __gq_remove(t);
 	if (t->heap_idx) __green_timer_del(t);
-	t->wake = why;
-	t->wait = GW_NONE;
-	t->wait_obj = 0;
-	runq_ready(t, front);
+	green_wake_off(t, why, front);
 }
 
 /* the head of level l, which is not empty */

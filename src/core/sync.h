@@ -85,7 +85,7 @@ hidden void __green_mutex_own(struct gmutex *, struct green_thread *);
 hidden void __green_pi_boost(struct gmutex *, struct green_thread *waiter);
 hidden void __green_mutex_reboost(struct green_thread *);
 hidden int __green_cond_wait(struct gcond *, struct gmutex *, clockid_t, const struct timespec *);
-hidden void __green_cond_signal(struct gcond *, int n);
+hidden int __green_cond_signal(struct gcond *, int n);   /* 0 */
 
 hidden int __green_pmutex_lock(struct gpmutex *, clockid_t, const struct timespec *, int try);
 hidden int __green_pmutex_unlock(struct gpmutex *);
