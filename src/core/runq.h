@@ -178,26 +178,27 @@ static inline struct green_thread *runq_pop_at(unsigned l)
 
 /* The running thread t yields to the head of its own level, the top:
  * the head out, t to the tail.  The level stays non-empty, so its bit
- * stays as it is; and nobody above t became runnable, so no note. */
+ * stays as it is; and nobody above t became runnable, so no note.  A
+ * thread on no queue has both links 0 (every way off a queue clears
+ * them, and a new descriptor starts zeroed), so t's are stored only
+ * where they change, and the head's next only when it had one. */
 static inline struct green_thread *runq_rotate(struct green_thread *t, unsigned l)
 {
 	struct gq *q = &__green_runq.lv[l];
-	struct green_thread *h = q->head, *n = h->q_next, *tail = q->tail;
+	struct green_thread *h = q->head, *n = h->q_next;
 
 	if (n) {   /* others behind the head: t joins them at the tail */
 		n->q_prev = 0;
-		tail->q_next = t;
-		t->q_prev = tail;
+		q->tail->q_next = t;
+		t->q_prev = q->tail;
+		h->q_next = 0;
 	} else {   /* the head was alone: t is alone now */
 		n = t;
-		t->q_prev = 0;
 	}
 	q->head = n;
 	q->tail = t;
 	t->q = q;
-	t->q_next = 0;
 	h->q = 0;
-	h->q_next = 0;
 	return h;
 }
 
