@@ -3,7 +3,9 @@
 # check, on the source tree (nothing needs to be built):
 #   - a stub or member (src/stubs/, src/members/) opens no no-preempt
 #     section and writes no field of a thread descriptor: it turns a musl
-#     call into core calls;
+#     call into core calls (the members that keep the libc's per-thread
+#     state write the running thread's struct green_libc_local, which is
+#     theirs, through green_libc_local(): not matched here);
 #   - a wait is marked a cancellation point only through GREEN_CP_WAIT
 #     (gsched.h); signal.c alone saves and restores the mark around a
 #     handler;

@@ -137,6 +137,18 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *   run_handler (signal.c) saves and restores wake, canceling and
  *       wait_aux around a handler, which may wait itself.
  */
+/* The libc's per-thread state that only one member each reaches: kept
+ * in the descriptor in both TCB modes, written by those members alone
+ * (src/members: h_errno.c, dlerror.c, ftrylockfile.c), each for the
+ * running thread, through green_libc_local(); the core only zeroes it
+ * and frees the message as the thread ends (thread.c). */
+struct green_libc_local {
+	int h_errno_val;               /* h_errno */
+	unsigned char dlerror_flag;    /* the message not yet returned by dlerror */
+	void *dlerror_buf;             /* dlerror's message, freed as the thread ends */
+	void *stdio_locks;             /* FILEs it holds by flockfile */
+};
+
 struct green_thread {
 	void *sp;                      /* saved stack pointer while not running */
 	unsigned magic;                /* GREEN_MAGIC while the descriptor is live */
@@ -167,13 +179,9 @@ struct green_thread {
 	int tid;                       /* owner id for FILE locks (>= 0x400000) */
 	int errno_val;
 	locale_t locale;
-	/* The libc's other per-thread state, kept here in both TCB modes by
-	 * the one member that reaches each (src/members), the running
-	 * thread's own; zero in a new thread. */
-	int h_errno_val;               /* h_errno (h_errno.c) */
-	void *dlerror_buf;             /* dlerror's message (dlerror.c), freed as it exits */
-	void *stdio_locks;             /* FILEs it holds by flockfile (ftrylockfile.c) */
-	unsigned char dlerror_flag;    /* the message not yet returned by dlerror */
+	/* The libc's other per-thread state (green_libc_local), zero in a
+	 * new thread. */
+	struct green_libc_local libc;
 
 	enum gwait wait;               /* valid while BLOCKED */
 	const void *wait_obj;
@@ -298,6 +306,12 @@ static inline int green_active(void) { return __green_started; }
 static inline struct green_thread *green_self(void)
 {
 	return __green_cur;
+}
+
+/* the running thread's libc state that members keep (struct green_libc_local) */
+static inline struct green_libc_local *green_libc_local(void)
+{
+	return &__green_cur->libc;
 }
 
 /* pthread_t <-> green thread */

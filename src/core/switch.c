@@ -11,6 +11,7 @@
 #include "gfork.h"
 #include "gstack.h"
 #include "switch.h"
+#include "cputime.h"
 
 /* gthread.h keeps what a switch reads in the descriptor's first line */
 _Static_assert(offsetof(struct green_thread, sigpend) + sizeof(uint64_t) <= 64,

@@ -26,7 +26,6 @@
 #include "tick.h"
 #include "gsignal.h"
 #include "gstack.h"
-#include "cputime.h"
 
 /* Threads whose stacks could not be freed while they ran on them. */
 extern hidden struct green_thread *__green_reap_list;

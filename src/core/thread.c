@@ -25,7 +25,6 @@
 #include "gstack.h"
 #include "gconfig.h"
 #include "runq.h"
-#include "switch.h"
 
 hidden int __green_pid;
 #ifndef GREEN_OVERLAY
@@ -245,7 +244,7 @@ static inline __attribute__((always_inline)) _Noreturn void exit_rest(struct gre
 	self->unwind = 0;
 	while (self->cleanup) green_cleanup_run(self);   /* may not return (seam) */
 	__green_tsd_run_dtors(self);
-	if (self->dlerror_buf) green_libc_thread_end();   /* a failed dl* call's message */
+	if (self->libc.dlerror_buf) green_libc_thread_end();   /* a failed dl* call's message */
 
 	GREEN_ENTER();
 	if (--__green_live == 0) {

@@ -28,40 +28,40 @@
 
 char *dlerror(void)
 {
-	struct green_thread *t = __green_cur;
+	struct green_libc_local *my = green_libc_local();
 
-	if (!t->dlerror_flag) return 0;
-	t->dlerror_flag = 0;   /* each message is returned once */
-	if (t->dlerror_buf == NO_ROOM)
+	if (!my->dlerror_flag) return 0;
+	my->dlerror_flag = 0;   /* each message is returned once */
+	if (my->dlerror_buf == NO_ROOM)
 		return "Dynamic linker failed to allocate memory for error message";
-	return t->dlerror_buf;
+	return my->dlerror_buf;
 }
 
 /* The ending thread's message, freed (thread.c, through the seam) */
 hidden void __dl_thread_cleanup(void)
 {
-	struct green_thread *t = __green_cur;
+	struct green_libc_local *my = green_libc_local();
 
-	if (t->dlerror_buf != NO_ROOM) free(t->dlerror_buf);
-	t->dlerror_buf = 0;
-	t->dlerror_flag = 0;
+	if (my->dlerror_buf != NO_ROOM) free(my->dlerror_buf);
+	my->dlerror_buf = 0;
+	my->dlerror_flag = 0;
 }
 
 hidden void __dl_vseterr(const char *fmt, va_list ap)
 {
-	struct green_thread *t = __green_cur;
+	struct green_libc_local *my = green_libc_local();
 	va_list again;
 	size_t len;
 	char *msg;
 
-	if (t->dlerror_buf != NO_ROOM) free(t->dlerror_buf);
+	if (my->dlerror_buf != NO_ROOM) free(my->dlerror_buf);
 	va_copy(again, ap);
 	len = vsnprintf(0, 0, fmt, again);
 	va_end(again);
 	msg = malloc(len + 1);
 	if (msg) vsnprintf(msg, len + 1, fmt, ap);
-	t->dlerror_buf = msg ? msg : NO_ROOM;
-	t->dlerror_flag = 1;
+	my->dlerror_buf = msg ? msg : NO_ROOM;
+	my->dlerror_flag = 1;
 }
 
 hidden void __dl_seterr(const char *fmt, ...)

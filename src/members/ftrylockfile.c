@@ -21,14 +21,14 @@
 /* f, just taken by the running thread, joins the front of its list */
 void __register_locked_file(FILE *f, pthread_t self)
 {
-	struct green_thread *t = __green_cur;
+	struct green_libc_local *my = green_libc_local();
 
 	(void)self;   /* the TCB, which threads may share */
 	f->lockcount = 1;
 	f->prev_locked = 0;
-	f->next_locked = t->stdio_locks;
+	f->next_locked = my->stdio_locks;
 	if (f->next_locked) f->next_locked->prev_locked = f;
-	t->stdio_locks = f;
+	my->stdio_locks = f;
 }
 
 /* f, about to be released for the last time (or closed) by the running
@@ -38,7 +38,7 @@ void __unlist_locked_file(FILE *f)
 	if (!f->lockcount) return;
 	if (f->next_locked) f->next_locked->prev_locked = f->prev_locked;
 	if (f->prev_locked) f->prev_locked->next_locked = f->next_locked;
-	else __green_cur->stdio_locks = f->next_locked;
+	else green_libc_local()->stdio_locks = f->next_locked;
 }
 
 int ftrylockfile(FILE *f)

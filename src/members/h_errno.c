@@ -16,7 +16,5 @@ int h_errno;
 
 int *__h_errno_location(void)
 {
-	struct green_thread *t = __green_cur;
-
-	return t == &__green_main ? &h_errno : &t->h_errno_val;
+	return __green_cur == &__green_main ? &h_errno : &green_libc_local()->h_errno_val;
 }

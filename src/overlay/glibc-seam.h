@@ -69,13 +69,13 @@ static inline size_t green_page_size(void)
  * (flockfile does not exclude one green thread from another here). */
 #define green_tls_save(t) do { \
 	(t)->errno_val = errno; \
-	(t)->h_errno_val = h_errno; \
+	(t)->libc.h_errno_val = h_errno; \
 	(t)->locale = uselocale((locale_t)0); \
 } while (0)
 
 #define green_tls_load(t) do { \
 	errno = (t)->errno_val; \
-	h_errno = (t)->h_errno_val; \
+	h_errno = (t)->libc.h_errno_val; \
 	uselocale((t)->locale); \
 } while (0)
 
