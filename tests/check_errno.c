@@ -163,7 +163,12 @@ Suite *suite_errno(void)
 	tcase_add_test(tc, errno_per_thread);
 	tcase_add_test(tc, errno_failure_private);
 	tcase_add_test(tc, h_errno_per_thread);
+#ifdef __GLIBC__
+	/* the SPARC overlay: glibc keeps the message per kernel thread */
+	fprintf(stderr, "SKIP: dlerror_per_thread (glibc's dlerror state is the one kernel thread's: docs/ports.md)\n");
+#else
 	tcase_add_test(tc, dlerror_per_thread);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }
