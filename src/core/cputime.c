@@ -39,9 +39,7 @@
 #include "gthread.h"
 #include "section.h"
 #include "cputime.h"
-#include "switch.h"
 
-hidden int __green_cpu_on;
 static uint64_t stamp;          /* the kernel thread's CPU time at the last charge */
 
 hidden uint64_t __green_cpu_kernel_ns(void)
@@ -70,12 +68,11 @@ static void start(void)
 {
 	struct green_thread *t;
 	GREEN_ENTER();
-	if (!__green_cpu_on) {
+	if (!green_cpu_on()) {
 		stamp = __green_cpu_kernel_ns();
 		for (t = __green_all; t; t = t->all_next) t->cpu_ns = 0;
 		__green_main.cpu_ns = stamp;   /* the past is the initial thread's */
-		__green_cpu_on = 1;
-		__green_switch_kind |= GREEN_SWITCH_CPU;   /* every switch charges (switch.h) */
+		__green_switch_kind |= GREEN_SWITCH_CPU;   /* on for good: every switch charges (switch.h) */
 	}
 	GREEN_LEAVE();
 }

@@ -6,7 +6,7 @@
 #include "gthread.h"
 
 /* ---- CPU time per thread (cputime.c): off until a program asks */
-extern hidden int __green_cpu_on;
+static inline int green_cpu_on(void) { return __green_switch_kind & GREEN_SWITCH_CPU; }
 hidden void __green_cpu_charge(void);           /* charge the running thread up to now */
 hidden void __green_cpu_skip(void);             /* the time since the last charge is nobody's */
 hidden uint64_t __green_cpu_kernel_ns(void);    /* the kernel thread's CPU time */

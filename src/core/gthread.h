@@ -296,6 +296,14 @@ struct green_thread {
 /* ---- global state (sched.c) */
 extern hidden struct green_thread *__green_cur;     /* the running thread */
 extern hidden struct green_thread __green_main;     /* the initial thread */
+/* What a switch does before the stack (switch.h), chosen once, one test
+ * for the usual case: 0, threads share the TCB and the libc's per-thread
+ * fields are bound (a program without `__thread`, tls.c);
+ * GREEN_SWITCH_TP, threads have TCBs of their own and the thread pointer
+ * moves; with GREEN_SWITCH_CPU, a CPU-time clock has been asked for and
+ * the outgoing thread is charged first (cputime.c: green_cpu_on). */
+enum { GREEN_SWITCH_TP = 1, GREEN_SWITCH_CPU = 2 };
+extern hidden unsigned char __green_switch_kind;
 extern hidden int __green_started;                  /* a second thread was ever created */
 extern hidden int __green_live;                     /* threads not yet exited */
 extern hidden struct green_thread *__green_all;     /* all threads, for gdb/reports */

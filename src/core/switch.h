@@ -40,14 +40,8 @@ static inline int green_malloc_busy(void) { return *(volatile int *)__malloc_loc
 static inline int green_malloc_busy(void) { return 0; }
 #endif
 
-/* What a switch does before the stack, chosen once, one test for the
- * usual case: 0, threads share the TCB and the libc's per-thread fields
- * are bound (a program without `__thread`, tls.c); GREEN_SWITCH_TP,
- * threads have TCBs of their own and the thread pointer moves; with
- * GREEN_SWITCH_CPU, a CPU-time clock has been asked for (cputime.c) and
- * the outgoing thread is charged first, out of line. */
-enum { GREEN_SWITCH_TP = 1, GREEN_SWITCH_CPU = 2 };
-extern hidden unsigned char __green_switch_kind;
+/* __green_switch_kind (gthread.h) with GREEN_SWITCH_CPU: the charge
+ * first, out of line */
 hidden void __green_switch_charged(struct green_thread *from, struct green_thread *to);
 
 /* Inside a no-preempt section: run `to` (RUNNABLE, off every queue)

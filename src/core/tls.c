@@ -42,7 +42,7 @@
  * A thread's descriptor records its TCB (t->tcb) and the thread-pointer
  * value that addresses it (t->tp); in shared mode both are the initial
  * thread's.  The switch tells the modes apart by __green_switch_kind
- * (switch.h), which __green_tls_init sets once: one test per switch.
+ * (gthread.h), which __green_tls_init sets once: one test per switch.
  *
  * The glibc overlay cannot give a thread a TCB of glibc's without
  * writing into glibc's private state: there green_tls_bytes() refuses
@@ -51,7 +51,6 @@
 #include "gthread.h"
 #include "gstack.h"
 #include "valgrind-glue.h"
-#include "switch.h"
 
 hidden size_t __green_tls_bytes;     /* a thread's TCB and TLS block; 0 when shared */
 

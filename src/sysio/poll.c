@@ -256,9 +256,9 @@ static int idle_wait(uint64_t deadline, const uint64_t *mask);
 hidden int __green_poll_wait(uint64_t deadline, const uint64_t *mask)
 {
 	int r;
-	if (__green_cpu_on) __green_cpu_charge();
+	if (green_cpu_on()) __green_cpu_charge();
 	r = idle_wait(deadline, mask);
-	if (__green_cpu_on) __green_cpu_skip();
+	if (green_cpu_on()) __green_cpu_skip();
 	return r;
 }
 
