@@ -107,31 +107,44 @@ static double run_yield_busy(long n)
 
 /* ---- the least a switch can be: two contexts on stacks of their own */
 
-void hand_switch(void **save, void *load);
+typedef void switch_fn(void **save, void *load);
+switch_fn hand_switch, hand_switch_fp;
 extern int hand_switch_available __attribute__((weak));
+static switch_fn *hand;
 static void *main_sp, *other_sp;
 static char other_stack[64 * 1024] __attribute__((aligned(16)));
 
 static void other_loop(void)
 {
-	for (;;) hand_switch(&other_sp, main_sp);
+	for (;;) hand(&other_sp, main_sp);
 }
 
 static double run_hand(long n)
 {
 	double t0 = cpu_ns();
-	for (long i = 0; i < n; i++) hand_switch(&main_sp, other_sp);
+	for (long i = 0; i < n; i++) hand(&main_sp, other_sp);
 	return cpu_ns() - t0;
 }
 
 /* A fresh context whose first switch-in returns into other_loop: the six
- * registers hand_switch pops, then the return address (x86_64). */
-static void hand_make(void)
+ * registers the switch pops, then the return address (x86_64); below
+ * them, for hand_switch_fp, the MXCSR and x87 control word the process
+ * runs with (what main's context has too, so neither is ever loaded). */
+static void hand_make(switch_fn *f)
 {
 	void **sp = (void **)(other_stack + sizeof other_stack - 16);
 	*--sp = 0;                           /* other_loop's return address slot (never used) */
 	*--sp = (void *)other_loop;
 	for (int i = 0; i < 6; i++) *--sp = 0;
+	if (f == hand_switch_fp) {
+#if defined(__x86_64__)
+		unsigned mxcsr;
+		unsigned short cw;
+		__asm__ volatile ("stmxcsr %0; fnstcw %1" : "=m"(mxcsr), "=m"(cw));
+		*--sp = (void *)((unsigned long)cw << 32 | mxcsr);
+#endif
+	}
+	hand = f;
 	other_sp = sp;
 }
 
@@ -156,10 +169,12 @@ int main(void)
 	/* a yield that switches counts one switch; so does a hand switch */
 	printf("yield_busy %.2f\n", measure(run_yield_busy, 2));
 	if (&hand_switch_available && hand_switch_available) {
-		hand_make();
+		hand_make(hand_switch);
 		printf("hand_switch %.2f\n", measure(run_hand, 2));
+		hand_make(hand_switch_fp);
+		printf("hand_switch_fp %.2f\n", measure(run_hand, 2));
 	} else {
-		printf("hand_switch n/a\n");
+		printf("hand_switch n/a\nhand_switch_fp n/a\n");
 	}
 	printf("mutex %.2f\n", measure(run_mutex, 1));
 	printf("yield %.2f\n", measure(run_yield, 1));

@@ -9,11 +9,13 @@
 # ROUNDS alternating rounds, each running every build once, pinned to one
 # CPU: green with separate stacks, green with copied stacks, musl's 1:1
 # and glibc.  Each run reports CPU ns per operation (the median of its
-# trials).  The table gives the median over the rounds, and the two ratios
+# trials).  The table gives the median over the rounds, and the ratios
 # the fast paths are held to, each taken within a round and then the
 # median over rounds: green's yield that switches over the hand-written
-# switch measured in the same process, and green's uncontended lock +
-# unlock over glibc's.  The load average is given at the start and end.
+# switch measured in the same process (the integer registers alone, and
+# with the FP control words the x86-64 psABI also makes callee-saved,
+# bench/handswitch.S), and green's uncontended lock + unlock over
+# glibc's.  The load average is given at the start and end.
 # Writes BUILDDIR/bench/fastpath.md and prints it.
 set -eu
 builddir=$(cd "$1" && pwd)
@@ -66,6 +68,7 @@ def med(c, k):
 def fmt(x):
     return "n/a" if x is None else "%.1f" % x
 ops = [("yield_busy", "yield that switches (per switch)"), ("hand_switch", "hand-written switch, same process (per switch)"),
+       ("hand_switch_fp", "the same keeping the FP control words (per switch)"),
        ("mutex", "uncontended lock + unlock"), ("yield", "yield, nothing else runnable"), ("signal", "condition signal, no waiter")]
 print("## Fast paths in CPU time\n")
 print("Load average at the start: %s; at the end: %s. CPU ns per operation (the process's CPU clock), median of %d alternating rounds; ratios taken within each round, then the median (and range) over the rounds.\n" % (l0, l1, rounds))
@@ -87,7 +90,9 @@ print("| ratio | separate | copied |")
 print("|---|---:|---:|")
 r1 = [ratio(lambda i, c=c: runs[c][i].get("yield_busy"), lambda i, c=c: runs[c][i].get("hand_switch")) for c in ("sep", "cop")]
 r2 = [ratio(lambda i, c=c: runs[c][i].get("mutex"), lambda i: runs["glibc"][i].get("mutex")) for c in ("sep", "cop")]
+r3 = [ratio(lambda i, c=c: runs[c][i].get("yield_busy"), lambda i, c=c: runs[c][i].get("hand_switch_fp")) for c in ("sep", "cop")]
 print("| yield that switches / hand-written switch (target 1.2 at most) | %s | %s |" % (show(r1[0]), show(r1[1])))
+print("| yield that switches / hand-written switch keeping the FP control words | %s | %s |" % (show(r3[0]), show(r3[1])))
 print("| green lock + unlock / glibc's (target 1.0 at most) | %s | %s |" % (show(r2[0]), show(r2[1])))
 PY
 cat "$out/fastpath.md"

@@ -17,10 +17,10 @@
 
 # member (libgreen_a-MEMBER.o): functions, as the symbol table names them
 FAST='
-sched: sched_yield yield_busy yield __green_yield __green_ready __green_wake __green_wake_first __green_block __green_wait __green_wait_first idle_until_runnable
-switch: __green_switch
+sched: sched_yield yield_busy yield_busy_pending yield __green_yield __green_ready __green_wake __green_wake_first __green_block __green_wait __green_wait_first idle_until_runnable
+switch: __green_switch __green_switch_landed
 context: __green_arch_switch
-copied: __green_copied_switch
+copied: __green_copied_load
 queue: __gq_insert __gq_pop_any __gq_remove
 mutex: __pthread_mutex_lock __pthread_mutex_trylock __pthread_mutex_unlock lock unlock __green_mutex_acquire __green_mutex_release __green_mutex_own
 cond: pthread_cond_signal pthread_cond_broadcast pthread_cond_wait __pthread_cond_timedwait __green_cond_signal __green_cond_wait signal_queued signal_queued_rest release_block wait_end

@@ -81,10 +81,6 @@
 #define HOT_DEFAULT 1024                 /* GREEN_COPIED_HOT unset: where the hot set starts */
 #define HOT_LIMIT 65535                  /* the most it grows to (hot_at is 16 bits) */
 
-/* The thread last switched to that is hot: switching back to it needs no
- * call (switch.h).  Null or hot. */
-hidden struct green_thread *__green_region_owner;
-
 struct slot {
 	struct green_thread *owner;             /* its thread; 0 if none, or shared */
 	unsigned n;                             /* threads given it and not freed */
@@ -204,7 +200,6 @@ static void evict(struct green_thread *v)
 	else v->save_len = 0;   /* nothing left to run: nothing to keep */
 	v->hot = 0;
 	hot[v->hot_at] = 0;
-	if (__green_region_owner == v) __green_region_owner = 0;
 	slot_drop(v->map_base);
 }
 
@@ -223,7 +218,6 @@ static int move_pages(struct green_thread *v, struct green_thread *t)
 		return -1;   /* evict() saves again: the stack has not changed */
 	v->hot = 0;
 	hot[v->hot_at] = 0;
-	if (__green_region_owner == v) __green_region_owner = 0;
 	slot_drop(v->map_base);
 	return 0;
 }
@@ -317,10 +311,7 @@ static void sched_loop(void *unused)
 	for (;;) {
 		struct green_thread *f = xfer_from, *t = xfer_to;
 		if (f->hot) evict(f);
-		if (t->stack_mode == GREEN_STACK_COPIED) {
-			if (!t->hot) load(t, 0);
-			__green_region_owner = t;
-		}
+		if (t->stack_mode == GREEN_STACK_COPIED && !t->hot) load(t, 0);
 		__green_arch_switch(&sched_sp, t->sp);
 	}
 }
@@ -345,12 +336,11 @@ hidden void __green_copied_leave(struct green_thread *from, struct green_thread 
 	__green_arch_switch(&from->sp, sched_sp);
 }
 
-/* from -> to where to is a copied thread other than the owner. */
-hidden void __green_copied_switch(struct green_thread *from, struct green_thread *to)
+/* from -> to where to is a cold copied thread: to made hot (switch.h
+ * then switches as to any other). */
+hidden void __green_copied_load(struct green_thread *from, struct green_thread *to)
 {
-	if (!to->hot) load(to, from);
-	__green_region_owner = to;
-	__green_arch_switch(&from->sp, to->sp);
+	load(to, from);
 }
 
 /* Zeroed memory of green's own, off the program's heap (whose layout,
@@ -528,7 +518,6 @@ hidden void __green_copied_free(struct green_thread *t)
 		hot[t->hot_at] = 0;
 		slot_drop(s);
 	}
-	if (__green_region_owner == t) __green_region_owner = 0;
 	if (slot_of(s, &r)) {
 		if (r->owner == t) r->owner = 0;
 		if (!--r->n) {

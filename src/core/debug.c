@@ -36,7 +36,6 @@
 #include <stddef.h>
 #include "gthread.h"
 #include "fdwait.h"
-#include "gstack.h"
 #include "sync.h"
 #if __has_include("ioq.h")
 #include "ioq.h"
@@ -136,7 +135,6 @@ hidden const struct green_debug_entry __green_debug[] __attribute__((used)) = {
 	VALUE("addr.cur", &__green_cur)
 	VALUE("addr.main", &__green_main)
 	VALUE("addr.progname", &__progname)
-	VALUE("addr.region_owner", &__green_region_owner)
 #if __has_include("ioq.h")
 	VALUE("addr.io_q", &__green_io_q)
 #endif

@@ -153,6 +153,7 @@ hidden void __green_explore_init(void)
 
 	for (int i = 0; i < 4; i++) rng[i] = splitmix64(&x);
 	__green_xmode = c->sched_mode;
+	__green_yield_gate.flag[GREEN_GATE_EXPLORE] = __green_xmode != 0;   /* every yield a point */
 	if (__green_xmode) green_pending_set(GREEN_PEND_EXPLORE);   /* every GREEN_LEAVE a point */
 	if (__green_xmode != GREEN_SCHED_PCT) return;
 	nchange = (c->sched_depth ? c->sched_depth : DEFAULT_DEPTH) - 1;

@@ -12,7 +12,30 @@
 hidden void __green_init(void);                 /* lazy, idempotent */
 hidden int __green_block(void);                 /* current must already be queued/marked */
 hidden void __green_yield(void);
-extern hidden int __green_kernel_rt;             /* sched.c: the kernel policy is real-time (-1: not known yet) */
+/*
+ * sched_yield's gate (sched.c): a byte for each reason a yield must take
+ * its general path, read as one word, so that a yield with none of them
+ * makes one test.  Each byte has one writer: GREEN_SCHED's mode is set
+ * once (explore.c); whether the kernel policy is real-time (1), or not
+ * known yet (-1), is asked at the first yield and kept by
+ * sched_setscheduler and fork (thread_np.c, fork.c); whether deadlines
+ * are pending follows the timer heap (timer.c).  One byte is not a
+ * reason for the general path but a fact a busy yield relies on, set for
+ * good the first time a thread's level is above 0 (green_relevel, runq.h):
+ * while it is clear, every thread is at level 0.
+ */
+union green_yield_gate {
+	signed char flag[4];
+	uint32_t any;
+};
+extern hidden union green_yield_gate __green_yield_gate;
+enum {
+	GREEN_GATE_EXPLORE,                         /* GREEN_SCHED explores schedules */
+	GREEN_GATE_KERNEL_RT,                       /* the kernel policy: real-time 1, other 0, -1 not known yet */
+	GREEN_GATE_TIMERS,                          /* the timer heap holds a deadline */
+	GREEN_GATE_LEVELS,                          /* some thread has been above level 0 */
+};
+#define __green_kernel_rt (__green_yield_gate.flag[GREEN_GATE_KERNEL_RT])
 hidden void __green_ready(struct green_thread *, int front);   /* front: ahead of its level */
 hidden void __green_wake(struct green_thread *, int why);
 hidden void __green_wake_first(struct green_thread *, int why);   /* ahead of its level */
@@ -101,8 +124,7 @@ hidden uint64_t __green_deadline_rel(const struct timespec *rel);
 hidden int __green_sleep(uint64_t deadline, uint64_t *left);   /* 0 or EINTR */
 hidden void __green_timer_add(struct green_thread *, uint64_t deadline);
 hidden void __green_timer_del(struct green_thread *);
-extern hidden size_t __green_nheap;
-static inline int __green_timers_pending(void) { return __green_nheap != 0; }
+static inline int __green_timers_pending(void) { return __green_yield_gate.flag[GREEN_GATE_TIMERS]; }
 hidden uint64_t __green_timer_next(void);
 hidden void __green_timers_expire(uint64_t now, int front);
 

@@ -15,8 +15,7 @@ hidden void __green_guard_init(void);
 hidden int __green_on_altstack(void);           /* stack.c: running on the SIGSEGV handler's stack */
 
 /* ---- copied stacks (copied.c) */
-extern hidden struct green_thread *__green_region_owner;
-hidden void __green_copied_switch(struct green_thread *from, struct green_thread *to);
+hidden void __green_copied_load(struct green_thread *from, struct green_thread *to);
 hidden struct green_thread *__green_copied_alloc(size_t size, int *err);
 hidden size_t __green_copied_room(void);
 hidden void __green_copied_free(struct green_thread *);

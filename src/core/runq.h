@@ -38,6 +38,7 @@ static inline void green_relevel(struct green_thread *t)
 	int p = t->policy == SCHED_FIFO || t->policy == SCHED_RR ? t->prio : 0;
 	if (t->boost > p) p = t->boost;
 	t->level = p < 0 ? 0 : p >= RQ_LEVELS ? RQ_LEVELS - 1 : p;
+	if (t->level) __green_yield_gate.flag[GREEN_GATE_LEVELS] = 1;   /* for good */
 }
 
 static inline int green_level(const struct green_thread *t)
@@ -185,18 +186,21 @@ static inline struct green_thread *runq_pop_at(unsigned l)
 static inline struct green_thread *runq_rotate(struct green_thread *t, unsigned l)
 {
 	struct gq *q = &__green_runq.lv[l];
-	struct green_thread *h = q->head, *n = h->q_next;
+	struct green_thread *h = q->head, *n = h->q_next, *p = q->tail;
 
+	/* the tail here and the head below, in blocks of their own: two
+	 * plain stores (GCC would otherwise pack the pair into one vector
+	 * store, four instructions more) */
+	q->tail = t;
 	if (n) {   /* others behind the head: t joins them at the tail */
 		n->q_prev = 0;
-		q->tail->q_next = t;
-		t->q_prev = q->tail;
+		p->q_next = t;
+		t->q_prev = p;
 		h->q_next = 0;
 	} else {   /* the head was alone: t is alone now */
 		n = t;
 	}
 	q->head = n;
-	q->tail = t;
 	t->q = q;
 	h->q = 0;
 	return h;

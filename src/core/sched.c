@@ -249,6 +249,30 @@ static inline void yield_done(void)
 	green_section_end(__green_preempt_now);
 }
 
+/* A busy yield's end (yield_busy): the depth down first, and the flags
+ * the yield satisfies cleared only where the depth was not the
+ * outermost (rare) or where work is pending, so that the usual end is
+ * the section's end alone.  A handler that interrupts between the step
+ * down and the clear finds the depth 0 and acts itself (tick.c), but it
+ * may have made runnable a thread above this one without switching
+ * (green_preempt_ok refused): the clear would drop that pending yield,
+ * so the slow path asks again when a thread above is runnable. */
+static __attribute__((noinline)) void yield_busy_pending(void)
+{
+	green_pending_clear_yield();
+	if (__green_runq_higher(__green_cur)) green_pending_set(GREEN_PEND_YIELD);
+	if (__green_pending.any) __green_preempt_now();
+}
+
+static inline void yield_busy_done(void)
+{
+	green_barrier();
+	if (__builtin_expect(--__green_np != 0, 0))
+		green_pending_clear_yield();
+	else if (__green_pending.any)
+		yield_busy_pending();
+}
+
 hidden void __green_yield(void)
 {
 	struct green_thread *self = __green_cur, *next;
@@ -293,7 +317,7 @@ hidden _Noreturn void __green_exit_switch(void)
  * first yield asks the kernel; sched_setscheduler keeps it (thread_np.c),
  * and a fork child asks again (SCHED_RESET_ON_FORK).
  */
-hidden int __green_kernel_rt = -1;
+hidden union green_yield_gate __green_yield_gate = { .flag[GREEN_GATE_KERNEL_RT] = -1 };
 
 static __attribute__((noinline)) void kernel_yield(void)
 {
@@ -326,13 +350,18 @@ static __attribute__((noinline)) int yield(void)
 static __attribute__((noinline)) int yield_busy(void)
 {
 	struct green_thread *self = __green_cur;
-	int l = green_level(self);
+	int l = 0;
 
 	GREEN_ENTER();
-	if (runq_top_is(l)) {
+	/* Every thread at level 0 (SCHED_OTHER, the usual case: the gate's
+	 * GREEN_GATE_LEVELS clear) and another runnable: level 0's bitmap
+	 * word is its one bit, and its queue is at an address known at link
+	 * time; else the caller's level must be the top. */
+	if (__builtin_expect(!__green_yield_gate.flag[GREEN_GATE_LEVELS], 1)
+	    ? __green_runq.bits[0] == 1 : runq_top_is(l = green_level(self))) {
 		self->state = GS_RUNNABLE;
-		green_switch(self, runq_rotate(self, l));
-		yield_done();
+		green_switch(self, __builtin_expect(!l, 1) ? runq_rotate(self, 0) : runq_rotate(self, l));
+		yield_busy_done();
 		return 0;
 	}
 	GREEN_LEAVE();
@@ -345,9 +374,8 @@ static __attribute__((noinline)) int yield_busy(void)
  * system call. */
 int sched_yield(void)
 {
-	if (__green_xmode | __green_kernel_rt) return yield();
-	if (!runq_maybe()) return __green_timers_pending() ? yield() : 0;
-	if (__green_timers_pending()) return yield();   /* they expire there */
+	if (__green_yield_gate.any) return yield();   /* deadlines expire there */
+	if (!runq_maybe()) return 0;
 	return yield_busy();
 }
 

@@ -38,6 +38,15 @@ hidden void __green_switch(struct green_thread *from, struct green_thread *to)
 	green_switch(from, to);
 }
 
+/* green_switch's landing found something pending (switch.h): signals the
+ * thread does not block run their handlers, and a cancel pending for an
+ * asynchronously cancelable thread acts */
+hidden void __green_switch_landed(struct green_thread *self)
+{
+	green_sig_check(self);
+	if (self->cancel_pending) __green_cancel_async(self);
+}
+
 /* An exiting detached thread: its stack is freed after the switch away
  * from it (__green_exit_switch), at the end of the outermost section
  * that some other thread leaves next (GREEN_PEND_REAP, preempt.c), so

@@ -22,7 +22,6 @@
 
 #include "gthread.h"
 #include "section.h"
-#include "gsched.h"
 #include "tick.h"
 #include "gsignal.h"
 #include "gstack.h"
@@ -39,6 +38,10 @@ static inline int green_malloc_busy(void) { return *(volatile int *)__malloc_loc
 #else
 static inline int green_malloc_busy(void) { return 0; }
 #endif
+
+/* a thread that lands with signals or a cancel pending: what of them it
+ * can act on now (switch.c) */
+hidden void __green_switch_landed(struct green_thread *self);
 
 /* __green_switch_kind (gthread.h) with GREEN_SWITCH_CPU: the charge
  * first, out of line */
@@ -69,15 +72,19 @@ static inline void green_switch(struct green_thread *from, struct green_thread *
 		__green_copied_leave(from, to);   /* its slot unmapped behind it */
 	else
 #endif
-	if (__builtin_expect(to->stack_mode == GREEN_STACK_COPIED, 0) && __green_region_owner != to)
-		__green_copied_switch(from, to);   /* to's slot mapped, if cold */
-	else
+	{
+		if (__builtin_expect(to->stack_mode == GREEN_STACK_COPIED, 0) && __builtin_expect(!to->hot, 0))
+			__green_copied_load(from, to);   /* to's slot mapped, its frames copied in */
 		__green_arch_switch(&from->sp, to->sp);
+	}
 
 	/* running as `from` again, on its own stack (exited threads' stacks
-	 * are freed at a section's end: GREEN_PEND_REAP) */
-	green_sig_check(from);
-	if (from->cancel_pending) __green_cancel_async(from);
+	 * are freed at a section's end: GREEN_PEND_REAP): signals pending
+	 * for it or for the process, and a pending cancel, looked for with
+	 * one test; the blocked signals and a deferred cancel are told apart
+	 * out of line, where pending work is rare */
+	if (__builtin_expect((from->sigpend | __green_proc_pend | from->cancel_pending) != 0, 0))
+		__green_switch_landed(from);
 }
 
 #endif

@@ -23,9 +23,15 @@
 #include "gconfig.h"
 
 static struct green_thread **heap;
-hidden size_t __green_nheap;
-#define heap_len __green_nheap
-static size_t heap_cap;
+static size_t heap_len, heap_cap;
+
+/* the heap's new length, and sched_yield's gate saying whether it is
+ * empty */
+static void heap_gate_set(size_t n)
+{
+	heap_len = n;
+	__green_yield_gate.flag[GREEN_GATE_TIMERS] = n != 0;
+}
 
 hidden uint64_t __green_now(void)
 {
@@ -168,14 +174,17 @@ hidden void __green_timer_add(struct green_thread *t, uint64_t deadline)
 	if (heap_len == heap_cap) grow();
 	t->deadline = deadline;
 	heap[heap_len] = t;
-	sift_up(heap_len++);
+	green_barrier();   /* the tick reads the heap at any instruction: the slot is stored before the length */
+	heap_gate_set(heap_len + 1);
+	sift_up(heap_len - 1);
 }
 
 hidden void __green_timer_del(struct green_thread *t)
 {
 	size_t i = t->heap_idx - 1;
 	t->heap_idx = 0;
-	if (--heap_len == i) return;
+	heap_gate_set(heap_len - 1);
+	if (heap_len == i) return;
 	heap[i] = heap[heap_len];
 	heap[i]->heap_idx = i + 1;
 	if (i && heap[(i - 1) / 2]->deadline > heap[i]->deadline) sift_up(i);
@@ -200,5 +209,5 @@ hidden void __green_timers_expire(uint64_t now, int front)
 /* After fork the child keeps only its caller: forget everyone else. */
 hidden void __green_timers_reset(void)
 {
-	heap_len = 0;
+	heap_gate_set(0);
 }
