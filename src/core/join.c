@@ -12,11 +12,12 @@
 #include "lifecycle.h"
 #include "gstack.h"
 
-/* Inside GREEN_ENTER: an exited thread stops being a valid handle. */
-static void release(struct green_thread *t)
+/* Inside GREEN_ENTER: an exited thread stops being a valid handle.  In
+ * line in the join. */
+static inline __attribute__((always_inline)) void release(struct green_thread *t)
 {
 	__green_registry_del(t);
-	__green_all_remove(t);
+	green_all_remove(t);
 	if (t != &__green_main) __green_stack_free(t);
 }
 
@@ -63,7 +64,7 @@ again:
 			return EBUSY;
 		}
 		t->joiner = self;
-		r = GREEN_CP_WAIT(1, __green_wait(0, GW_JOIN, t, deadline));
+		r = GREEN_CP_WAIT_AS(self, 1, __green_wait(0, GW_JOIN, t, deadline));
 		t->joiner = 0;
 		if (r == ECANCELED) {
 			GREEN_LEAVE();

@@ -20,15 +20,26 @@ struct green_landing {
 hidden _Noreturn void __green_exit_rest(void);  /* thread.c: pthread_exit after its unwinding */
 hidden void __green_exit_unwind(struct green_thread *);   /* unwind.c: returns if it does not apply */
 hidden int __green_can_unwind(void);            /* unwind.c: the program links the C++ unwinder */
-hidden void __green_all_remove(struct green_thread *);  /* thread.c: off the list of all threads */
+hidden void __green_all_remove(struct green_thread *);  /* thread.c: green_all_remove out of line */
 hidden void __green_mutex_owner_died(struct green_thread *); /* robust mutexes of an exiting thread */
 hidden void __green_pmutex_owner_died(struct green_thread *); /* ... and its robust shared ones */
+extern hidden int __green_pmutex_rl;            /* pmutex.c: the process's robust list is set up */
 hidden struct green_thread *__green_lookup(pthread_t);  /* registry.c */
 hidden struct green_thread *__green_registered(pthread_t);  /* the same, inside GREEN_ENTER */
 hidden int __green_registry_add(struct green_thread *);
 hidden void __green_registry_del(struct green_thread *);
 hidden void __green_registry_reset(struct green_thread *self);
 hidden int __green_sched_check(int policy, int prio);  /* thread_np.c: 0 or EINVAL */
+
+/* Off the list of all threads (__green_all): in line in pthread_join's
+ * release (join.c), out of line for the reaping of detached threads. */
+static inline void green_all_remove(struct green_thread *t)
+{
+	if (t->all_prev) t->all_prev->all_next = t->all_next;
+	else if (__green_all == t) __green_all = t->all_next;
+	if (t->all_next) t->all_next->all_prev = t->all_prev;
+	t->all_next = t->all_prev = 0;
+}
 
 extern hidden int __green_pid;                   /* thread.c: to recognise a vfork child */
 /*

@@ -56,7 +56,9 @@ static struct {
 	long off;
 	void *volatile pending;
 } rl;
-static int rl_state;    /* 0 not yet, 1 registered with the kernel, -1 refused */
+/* 0 not yet, 1 registered with the kernel, -1 refused; an exiting
+ * thread looks at its list only when it is not 0 (thread.c) */
+hidden int __green_pmutex_rl;
 
 static int me(void)
 {
@@ -66,11 +68,11 @@ static int me(void)
 /* The robust list of this process: empty, registered once. */
 static void rl_init(void)
 {
-	if (rl_state) return;
+	if (__green_pmutex_rl) return;
 	rl.head = (void *)&rl.head;
 	rl.off = (long)offsetof(struct gpmutex, lock) - (long)offsetof(struct gpmutex, next);
 	rl.pending = 0;
-	rl_state = __syscall(SYS_set_robust_list, &rl, sizeof rl) ? -1 : 1;
+	__green_pmutex_rl = __syscall(SYS_set_robust_list, &rl, sizeof rl) ? -1 : 1;
 }
 
 static void rl_del(struct gpmutex *m)
@@ -87,7 +89,7 @@ static void rl_del(struct gpmutex *m)
  * itself: a cycle.  Only the list's own links are read. */
 hidden void __green_pmutex_forget(struct gpmutex *m)
 {
-	if (!rl_state) return;
+	if (!__green_pmutex_rl) return;
 	GREEN_ENTER();
 	rl_del(m);
 	GREEN_LEAVE();
@@ -97,7 +99,7 @@ hidden void __green_pmutex_forget(struct gpmutex *m)
  * entries are not the child's. */
 hidden void __green_pmutex_reset(void)
 {
-	rl_state = 0;
+	__green_pmutex_rl = 0;
 	rl.head = 0;
 }
 
@@ -245,7 +247,7 @@ hidden void __green_pmutex_owner_died(struct green_thread *t)
 	struct gpmutex *m;
 	unsigned old;
 
-	if (!rl_state) return;
+	if (!__green_pmutex_rl) return;
 	GREEN_ENTER();
 	for (p = &rl.head; *p && *p != (void *)&rl.head; ) {
 		m = (struct gpmutex *)((char *)*p - offsetof(struct gpmutex, next));

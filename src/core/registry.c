@@ -28,8 +28,9 @@
 
 static uintptr_t first[FIRST_CAP];   /* the table until it outgrows it */
 static uintptr_t *slot = first;      /* 0 = empty */
-static size_t cap = FIRST_CAP, used; /* cap: a power of two */
-static unsigned shift = 8 * sizeof(uintptr_t) - 9;   /* bits of the address width less log2(cap) */
+static size_t mask = FIRST_CAP - 1;  /* the table's size (a power of two) less 1 */
+static size_t room = FIRST_CAP / 2;  /* members it takes before it grows: half its size, less those in it */
+static unsigned shift = 8 * sizeof(uintptr_t) - 9;   /* bits of the address width less log2(size) */
 static int main_gone;
 
 /* Fibonacci hashing: the product's high bits, as many as index the table */
@@ -41,8 +42,8 @@ static size_t hash(uintptr_t a)
 
 static size_t find(uintptr_t a)
 {
-	size_t m = cap - 1, i = hash(a);
-	while (slot[i] && slot[i] != a) i = (i + 1) & m;
+	size_t i = hash(a);
+	while (slot[i] && slot[i] != a) i = (i + 1) & mask;
 	return i;
 }
 
@@ -57,13 +58,14 @@ static void put(uintptr_t a)
 static __attribute__((noinline)) int grow(void)
 {
 	uintptr_t *old = slot;
-	size_t n = cap, ncap = 2 * cap;
+	size_t n = mask + 1, ncap = 2 * n;
 	void *p = mmap(0, ncap * sizeof *slot, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED) return -1;
 	slot = p;
-	cap = ncap;
+	mask = ncap - 1;
+	room += n / 2;
 	shift--;
 	for (size_t i = 0; i < n; i++)
 		if (old[i]) put(old[i]);
@@ -75,25 +77,25 @@ static __attribute__((noinline)) int grow(void)
  * EAGAIN when no memory is left. */
 hidden int __green_registry_add(struct green_thread *t)
 {
-	if (2 * (used + 1) > cap && grow()) return EAGAIN;
+	if (!room && grow()) return EAGAIN;
 	put((uintptr_t)t);
-	used++;
+	room--;
 	return 0;
 }
 
 /* Inside GREEN_ENTER. */
 hidden void __green_registry_del(struct green_thread *t)
 {
-	size_t m = cap - 1, i, j, h;
+	size_t m = mask, i, j, h;
 
 	if (t == &__green_main) {
 		main_gone = 1;
 		return;
 	}
 	i = t->reg_at;
-	if (i >= cap || slot[i] != (uintptr_t)t) return;   /* not a member */
+	if (i > m || slot[i] != (uintptr_t)t) return;   /* not a member */
 	slot[i] = 0;
-	used--;
+	room++;
 	/* backward shift: pull later members of the run into the hole */
 	for (j = (i + 1) & m; slot[j]; j = (j + 1) & m) {
 		h = hash(slot[j]);
@@ -109,8 +111,8 @@ hidden void __green_registry_del(struct green_thread *t)
 /* fork's child: only the caller survives. */
 hidden void __green_registry_reset(struct green_thread *self)
 {
-	for (size_t i = 0; i < cap; i++) slot[i] = 0;
-	used = 0;
+	for (size_t i = 0; i <= mask; i++) slot[i] = 0;
+	room = (mask + 1) / 2;
 	main_gone = self != &__green_main;
 	if (self != &__green_main) __green_registry_add(self);
 }

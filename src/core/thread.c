@@ -54,12 +54,10 @@ static void all_add(struct green_thread *t)
 	__green_all = t;
 }
 
+/* the out-of-line copy of green_all_remove (lifecycle.h) */
 hidden void __green_all_remove(struct green_thread *t)
 {
-	if (t->all_prev) t->all_prev->all_next = t->all_next;
-	else if (__green_all == t) __green_all = t->all_next;
-	if (t->all_next) t->all_next->all_prev = t->all_prev;
-	t->all_next = t->all_prev = 0;
+	green_all_remove(t);
 }
 
 /*
@@ -230,7 +228,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	/* a copied thread's is made when it is first loaded (copied.c) */
 	all_add(t);
 	__green_live++;
-	__green_ready(t, 0);
+	runq_ready(t, 0);   /* in line: runq.h */
 	*res = gp(t);
 	GREEN_LEAVE();
 	return 0;
@@ -243,7 +241,10 @@ static inline __attribute__((always_inline)) _Noreturn void exit_rest(struct gre
 {
 	self->unwind = 0;
 	while (self->cleanup) green_cleanup_run(self);   /* may not return (seam) */
-	__green_tsd_run_dtors(self);
+	/* the destructors and the robust mutexes' owner-dead (key.c), when
+	 * it set a value, holds a robust or PI mutex, or the process has a
+	 * robust list (pmutex.c) */
+	if (self->tsd_used || self->mheld || __green_pmutex_rl) __green_tsd_run_dtors(self);
 	if (self->libc.dlerror_buf) green_libc_thread_end();   /* a failed dl* call's message */
 
 	GREEN_ENTER();
@@ -252,7 +253,7 @@ static inline __attribute__((always_inline)) _Noreturn void exit_rest(struct gre
 		GREEN_LEAVE();
 		exit(0);
 	}
-	if (self->joiner) __green_wake(self->joiner, 0);
+	if (self->joiner) green_wake(self->joiner, 0, 0);   /* runq.h, not the out-of-line copy */
 	if (self->detached) __green_registry_del(self);   /* no longer a target */
 	__green_exit_switch();
 }
