@@ -118,10 +118,12 @@ static struct green_thread *carve(void *lo, size_t len, size_t tls_len)
 }
 
 /* Sixteen bytes, stored as one (an SSE register on x86_64; the
- * compiler splits it where the CPU has no such store), at any alignment:
- * a descriptor carved from the program's own stack (adopt) may have
- * none. */
-typedef unsigned char zero16 __attribute__((vector_size(16), may_alias, aligned(1)));
+ * compiler splits it where the CPU has no such store), at the alignment
+ * of the descriptor's own 8-byte fields: a descriptor carved from the
+ * program's own stack (adopt) need not be 16-byte aligned, and a
+ * strict-alignment CPU (SPARC) then makes each half one store, not
+ * eight byte stores. */
+typedef unsigned char zero16 __attribute__((vector_size(16), may_alias, aligned(8)));
 _Static_assert(GREEN_THREAD_ZEROED % sizeof(zero16) == 0,
                "the zeroed head of a descriptor is whole 16-byte stores");
 
