@@ -15,11 +15,12 @@ hidden void __green_yield(void);
 /*
  * sched_yield's gate (sched.c): a byte for each reason a yield must take
  * its general path, read as one word, so that a yield with none of them
- * makes one test.  Each byte has one writer: GREEN_SCHED's mode is set
- * once (explore.c); whether the kernel policy is real-time (1), or not
- * known yet (-1), is asked at the first yield and kept by
- * sched_setscheduler and fork (thread_np.c, fork.c); whether deadlines
- * are pending follows the timer heap (timer.c).  One byte is not a
+ * makes one test.  Each byte is written only where its fact changes:
+ * GREEN_SCHED's mode is set once (explore.c); whether the kernel policy
+ * is real-time (1), or not known yet (-1), is asked at the first yield
+ * (sched.c) and kept by sched_setscheduler and fork (thread_np.c,
+ * fork.c); whether deadlines are pending follows the timer heap's
+ * length (timer.c).  One byte is not a
  * reason for the general path but a fact a busy yield relies on, set for
  * good the first time a thread's level is above 0 (green_relevel, runq.h):
  * while it is clear, every thread is at level 0.
