@@ -118,20 +118,19 @@ static struct green_thread *carve(void *lo, size_t len, size_t tls_len)
 }
 
 /* Sixteen bytes, stored as one (an SSE register on x86_64; the
- * compiler splits it where the CPU has no such store), at the alignment
- * of the descriptor's own 8-byte fields: a descriptor carved from the
+ * compiler splits it where the CPU has no such store), at the
+ * alignment of the descriptor's own type: a descriptor carved from the
  * program's own stack (adopt) need not be 16-byte aligned, and a
- * strict-alignment CPU (SPARC) then makes each half one store, not
- * eight byte stores. */
-typedef unsigned char zero16 __attribute__((vector_size(16), may_alias, aligned(8)));
-_Static_assert(GREEN_THREAD_ZEROED % sizeof(zero16) == 0,
-               "the zeroed head of a descriptor is whole 16-byte stores");
+ * strict-alignment CPU (SPARC) then makes each half one 8-byte store,
+ * not eight byte stores. */
+typedef unsigned char zero16 __attribute__((vector_size(16), may_alias,
+                                            aligned(_Alignof(struct green_thread))));
 
 /* The descriptor's fields that start out zero (gthread.h), and the
  * memory below it for the TCB, zeroed; t->tcb is left there (tls.c
  * makes the TCB).  The last step of an allocation: the other fields
  * are set already, the call's arguments all that is live.  The head
- * is twenty 16-byte stores in line, the loop unrolled (else the
+ * is 16-byte stores in line (twenty on x86_64), the loop unrolled (else the
  * compiler makes it a memset again): for so few bytes memset's
  * rep stosq costs more, its start-up alone tens of cycles, and an
  * instruction count takes each of its 40 steps as one.  The TCB's size
@@ -144,6 +143,11 @@ static inline __attribute__((always_inline)) struct green_thread *clear(struct g
 #pragma GCC unroll 64
 	for (size_t i = 0; i < GREEN_THREAD_ZEROED / sizeof *head; i++)
 		head[i] = (zero16){ 0 };
+	/* where the CPU's alignment rules leave the head no multiple of 16
+	 * bytes (m68k), its last few: a constant size, a few stores */
+	if (GREEN_THREAD_ZEROED % sizeof *head)
+		memset((char *)t + GREEN_THREAD_ZEROED / sizeof *head * sizeof *head, 0,
+		       GREEN_THREAD_ZEROED % sizeof *head);
 	t->tcb = (char *)t - tls_len;
 	return t;
 }
