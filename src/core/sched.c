@@ -238,10 +238,11 @@ hidden void __green_unpreempted(void (*func)(void *), void *ctx)
 	GREEN_LEAVE();
 }
 
-/* The end of every yield, inside its section: the pending yields and
- * slices it satisfies are cleared, and signals caught during it are
- * dispatched now (a thread that spins on sched_yield alone must still run
- * its handlers).  Not GREEN_LEAVE: under GREEN_SCHED that is a scheduling
+/* The end of a yield (__green_yield; the busy one has its own,
+ * yield_busy_done), inside its section: the pending yields and slices it
+ * satisfies are cleared, and signals caught during it are dispatched now
+ * (a thread that spins on sched_yield alone must still run its
+ * handlers).  Not GREEN_LEAVE: under GREEN_SCHED that is a scheduling
  * point, which yields, and a yield is one already (explore.c). */
 static inline void yield_done(void)
 {
