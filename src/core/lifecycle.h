@@ -24,6 +24,13 @@ hidden void __green_all_remove(struct green_thread *);  /* thread.c: green_all_r
 hidden void __green_mutex_owner_died(struct green_thread *); /* robust mutexes of an exiting thread */
 hidden void __green_pmutex_owner_died(struct green_thread *); /* ... and its robust shared ones */
 extern hidden int __green_pmutex_rl;            /* pmutex.c: the process's robust list is set up */
+/* A thread's last per-thread clean-up (key.c), called only when there
+ * can be any: it set a key's value, holds a robust or PI mutex, or the
+ * process has a robust list (pmutex.c). */
+static inline __attribute__((always_inline)) void green_tsd_run_dtors(struct green_thread *t)
+{
+	if (t->tsd_used || t->mheld || __green_pmutex_rl) __green_tsd_run_dtors(t);
+}
 hidden struct green_thread *__green_lookup(pthread_t);  /* registry.c */
 hidden struct green_thread *__green_registered(pthread_t);  /* the same, inside GREEN_ENTER */
 hidden int __green_registry_add(struct green_thread *);

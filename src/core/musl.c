@@ -123,5 +123,5 @@ hidden void __tl_sync(pthread_t t) { }
 /* musl's timer_create refers to this name (weakly). */
 hidden void __pthread_tsd_run_dtors(void)
 {
-	__green_tsd_run_dtors(__green_cur);
+	green_tsd_run_dtors(__green_cur);
 }

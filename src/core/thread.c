@@ -241,10 +241,7 @@ static inline __attribute__((always_inline)) _Noreturn void exit_rest(struct gre
 {
 	self->unwind = 0;
 	while (self->cleanup) green_cleanup_run(self);   /* may not return (seam) */
-	/* the destructors and the robust mutexes' owner-dead (key.c), when
-	 * it set a value, holds a robust or PI mutex, or the process has a
-	 * robust list (pmutex.c) */
-	if (self->tsd_used || self->mheld || __green_pmutex_rl) __green_tsd_run_dtors(self);
+	green_tsd_run_dtors(self);   /* destructors, owner-dead (lifecycle.h) */
 	if (self->libc.dlerror_buf) green_libc_thread_end();   /* a failed dl* call's message */
 
 	GREEN_ENTER();
