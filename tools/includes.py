@@ -74,7 +74,8 @@ def declared(path):
 
 
 def decl_names(stmt, body=False):
-    s = stmt.strip()
+    # attributes first: __attribute__((always_inline)) is no function name
+    s = re.sub(r'__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)', ' ', stmt).strip()
     if not s or re.match(r'(struct|union|enum)\s+\w+\s*$', s) or s.startswith('typedef'):
         return []
     if '(' in s:                                  # a function: the name before its parameters
