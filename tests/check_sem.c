@@ -331,51 +331,60 @@ END_TEST
 
 /* ---- process-shared */
 
-static int ticks;
+/* shared with the forked child, which posts only once the parent's
+ * other thread has ticked */
+struct forked {
+	sem_t s;
+	int ticks;
+	int stop;
+};
 
 static void *ticker(void *arg)
 {
-	int *stop = arg;
+	struct forked *f = arg;
 	struct timespec ms = { 0, 1000000 };
-	while (!__atomic_load_n(stop, __ATOMIC_SEQ_CST)) {
+	while (!__atomic_load_n(&f->stop, __ATOMIC_SEQ_CST)) {
 		nanosleep(&ms, 0);
-		__atomic_add_fetch(&ticks, 1, __ATOMIC_SEQ_CST);
+		__atomic_add_fetch(&f->ticks, 1, __ATOMIC_SEQ_CST);
 	}
 	return 0;
 }
 
 /* A process-shared semaphore in MAP_SHARED memory, posted by a forked
- * child after a delay, wakes the parent blocked in sem_timedwait; other
- * threads of the parent keep running while it waits. */
+ * child, wakes the parent blocked in sem_timedwait; another thread of
+ * the parent keeps running while it waits: the child posts only once
+ * that thread has ticked (in green mode, ticks off, it runs only while
+ * the parent's main thread waits), not after a delay that a loaded
+ * machine may outlast before the parent even begins to wait. */
 START_TEST(pshared_fork)
 {
-	sem_t *s = mmap(0, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	struct timespec at, delay = { 0, 100000000 };
+	struct forked *f = mmap(0, sizeof *f, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct timespec at, ms = { 0, 1000000 };
 	pthread_t t;
-	int stop = 0, status, v;
+	int status, v;
 	pid_t pid;
 
-	ck_assert_ptr_ne(s, MAP_FAILED);
-	ck_assert_int_eq(sem_init(s, 1, 0), 0);
-	ticks = 0;
-	SPAWN(&t, ticker, &stop);
+	ck_assert_ptr_ne(f, MAP_FAILED);
+	ck_assert_int_eq(sem_init(&f->s, 1, 0), 0);
+	SPAWN(&t, ticker, f);
 	pid = fork();
 	ck_assert_int_ne(pid, -1);
 	if (pid == 0) {
-		nanosleep(&delay, 0);
-		_exit(sem_post(s) ? 1 : 0);
+		for (int i = 0; i < 20000 && !__atomic_load_n(&f->ticks, __ATOMIC_SEQ_CST); i++)
+			nanosleep(&ms, 0);
+		_exit(sem_post(&f->s) ? 1 : 0);
 	}
-	at = abs_in_ms(20000);
-	ck_assert_int_eq(sem_timedwait(s, &at), 0);
-	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
+	at = abs_in_ms(30000);
+	ck_assert_int_eq(sem_timedwait(&f->s, &at), 0);
+	__atomic_store_n(&f->stop, 1, __ATOMIC_SEQ_CST);
 	JOIN(t, 0);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	ck_assert_int_gt(ticks, 0);
-	ck_assert_int_eq(sem_getvalue(s, &v), 0);
+	ck_assert_int_gt(f->ticks, 0);
+	ck_assert_int_eq(sem_getvalue(&f->s, &v), 0);
 	ck_assert_int_eq(v, 0);
-	sem_destroy(s);
-	munmap(s, sizeof *s);
+	sem_destroy(&f->s);
+	munmap(f, sizeof *f);
 }
 END_TEST
 
