@@ -2,14 +2,17 @@
  * clock.c — vector clocks, and the clocks of synchronisation objects
  * (docs/race.md).
  *
- * A synchronisation object is known by its address alone: a table maps
- * the address to its clocks, made on first use.  pthread_*_destroy
- * forgets it; an object in freed memory that was never destroyed keeps
- * its clocks, which can only add happens-before edges (a race on reused
- * memory may then go unseen), never invent a race.
+ * A synchronisation object is known by its address alone: a map gives
+ * the address's clocks, made on first use.  pthread_*_destroy forgets
+ * them, and so does the free of the memory that holds the object (a new
+ * object or plain data at that address starts with no edges): objects
+ * are also listed by their 4 KiB page, so that a free finds those of its
+ * block without a walk of every object.
  *
- * Memory comes from mmap in large pieces and is never given back: the
- * runtime must not call the program's malloc, which it watches.
+ * Memory comes from mmap in large pieces and is never given back to the
+ * kernel: the runtime must not call the program's malloc, which it
+ * watches.  Clock arrays and objects that are no longer used go to free
+ * lists (arrays by their capacity, a power of two) for the next ones.
  */
 #include <string.h>
 #include <sys/mman.h>
@@ -37,14 +40,46 @@ hidden void *__race_alloc(size_t n)
 	return p;
 }
 
-/* Make room for entry t (old arrays are left behind: clocks are small). */
+/* ---- clock arrays: free lists by capacity (8 << k) */
+struct spare { struct spare *next; };
+static struct spare *spare_vc[28];
+
+static unsigned class_of(unsigned cap)
+{
+	return (unsigned)__builtin_ctz(cap) - 3;
+}
+
+static uint64_t *vc_array(unsigned cap)
+{
+	struct spare *s = spare_vc[class_of(cap)];
+	if (!s) return __race_alloc(cap * sizeof(uint64_t));
+	spare_vc[class_of(cap)] = s->next;
+	return (uint64_t *)s;
+}
+
+static void vc_release(struct race_vc *c)
+{
+	struct spare *s = (struct spare *)c->v;
+	if (!c->cap) return;
+	s->next = spare_vc[class_of(c->cap)];
+	spare_vc[class_of(c->cap)] = s;
+	c->v = 0;
+	c->n = c->cap = 0;
+}
+
+/* Make room for n entries. */
 static void vc_grow(struct race_vc *c, unsigned n)
 {
 	unsigned cap = c->cap ? c->cap : 8;
 	uint64_t *v;
 	while (cap < n) cap *= 2;
-	v = __race_alloc(cap * sizeof *v);
+	v = vc_array(cap);
 	if (c->n) memcpy(v, c->v, c->n * sizeof *v);
+	if (c->cap) {
+		unsigned keep = c->n;
+		vc_release(c);
+		c->n = keep;
+	}
 	c->v = v;
 	c->cap = cap;
 }
@@ -77,61 +112,78 @@ hidden void __race_vc_copy(struct race_vc *to, const struct race_vc *from)
 	__race_vc_join(to, from);
 }
 
-/* ---- the table of objects: open addressing on the address */
-
-static struct race_sync *tab;
-static size_t tab_cap, tab_used;
-
-static size_t slot_of(uintptr_t a, size_t cap)
+hidden void __race_vc_clear(struct race_vc *c)
 {
-	return (size_t)((a >> 3) * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+	vc_release(c);
 }
 
-static void tab_grow(void)
+/* ---- the objects: by address, and by page */
+
+static struct race_map objects, pages;
+static struct race_sync *spare_sync;
+
+static void page_add(struct race_sync *s)
 {
-	struct race_sync *old = tab;
-	size_t oldcap = tab_cap, i, j;
-	tab_cap = tab_cap ? tab_cap * 2 : 1024;
-	tab = __race_alloc(tab_cap * sizeof *tab);
-	tab_used = 0;
-	for (i = 0; i < oldcap; i++) {
-		if (old[i].addr <= 1) continue;
-		for (j = slot_of(old[i].addr, tab_cap); tab[j].addr; j = (j + 1) & (tab_cap - 1)) {}
-		tab[j] = old[i];
-		tab_used++;
-	}
+	uintptr_t p = s->addr >> 12;
+	s->page_next = __race_map_get(&pages, p);
+	__race_map_put(&pages, p, s);
+}
+
+static void page_remove(struct race_sync *s)
+{
+	uintptr_t p = s->addr >> 12;
+	struct race_sync *h = __race_map_get(&pages, p), **pp = &h;
+	while (*pp && *pp != s) pp = &(*pp)->page_next;
+	if (*pp) *pp = s->page_next;
+	if (h) __race_map_put(&pages, p, h);
+	else __race_map_del(&pages, p);
 }
 
 hidden struct race_sync *__race_sync(const void *p, int create)
 {
 	uintptr_t a = (uintptr_t)p;
-	size_t i, del = (size_t)-1;
-	if (!tab_cap) {
-		if (!create) return 0;
-		tab_grow();
+	struct race_sync *s = __race_map_get(&objects, a);
+	if (s || !create) return s;
+	if ((s = spare_sync)) {
+		spare_sync = s->page_next;
+		memset(s, 0, sizeof *s);
+	} else {
+		s = __race_alloc(sizeof *s);
 	}
-	for (i = slot_of(a, tab_cap); tab[i].addr; i = (i + 1) & (tab_cap - 1)) {
-		if (tab[i].addr == a) return &tab[i];
-		if (tab[i].addr == 1 && del == (size_t)-1) del = i;
-	}
-	if (!create) return 0;
-	if (del == (size_t)-1) {
-		if (2 * (tab_used + 1) > tab_cap) {
-			tab_grow();
-			return __race_sync(p, create);
-		}
-		tab_used++;
-		del = i;
-	}
-	memset(&tab[del], 0, sizeof tab[del]);
-	tab[del].addr = a;
-	return &tab[del];
+	s->addr = a;
+	__race_map_put(&objects, a, s);
+	page_add(s);
+	return s;
+}
+
+static void drop(struct race_sync *s)
+{
+	page_remove(s);
+	__race_map_del(&objects, s->addr);
+	vc_release(&s->vc);
+	vc_release(&s->rvc);
+	s->page_next = spare_sync;
+	spare_sync = s;
 }
 
 hidden void __race_sync_forget(const void *p)
 {
-	struct race_sync *s = __race_sync(p, 0);
-	if (s) s->addr = 1;    /* its arrays stay in the pool */
+	struct race_sync *s = __race_map_get(&objects, (uintptr_t)p);
+	if (s) drop(s);
+}
+
+/* Forget every object in [a, a+size): the memory is freed. */
+hidden void __race_sync_forget_range(uintptr_t a, size_t size)
+{
+	uintptr_t p, end = a + size;
+	if (!objects.live || !size) return;
+	for (p = a >> 12; p <= (end - 1) >> 12; p++) {
+		struct race_sync *s = __race_map_get(&pages, p), *next;
+		for (; s; s = next) {
+			next = s->page_next;
+			if (s->addr >= a && s->addr < end) drop(s);
+		}
+	}
 }
 
 /* A new epoch: what the thread does from here on is not covered by the
@@ -139,7 +191,7 @@ hidden void __race_sync_forget(const void *p)
 hidden void __race_tick(struct race_thread *t)
 {
 	uint64_t c = race_vc_get(&t->vc, t->tid) + 1;
-	if (c >> RACE_CLOCK_BITS) {
+	if (c >= RACE_CLOCK_MAX) {
 		__green_say("green: race detector: thread clock overflow\n");
 		_Exit(1);
 	}
@@ -148,12 +200,14 @@ hidden void __race_tick(struct race_thread *t)
 
 hidden void __race_acquire(struct race_thread *t, const void *addr)
 {
-	struct race_sync *s = __race_sync(addr, 0);
-	if (s) __race_vc_join(&t->vc, &s->vc);
+	struct race_sync *s;
+	if (t->ign_sync) return;
+	if ((s = __race_sync(addr, 0))) __race_vc_join(&t->vc, &s->vc);
 }
 
 hidden void __race_release(struct race_thread *t, const void *addr)
 {
+	if (t->ign_sync) return;
 	__race_vc_join(&__race_sync(addr, 1)->vc, &t->vc);
 	__race_tick(t);
 }

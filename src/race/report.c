@@ -1,23 +1,26 @@
 /*
- * report.c — the race report, its suppressions, and the exit status
- * (docs/race.md).
+ * report.c — the reports (data race, heap use after free, thread leak),
+ * in ThreadSanitizer's words and layout so that what its users grep for
+ * is there; their suppressions; and the exit status (docs/race.md).
  *
- * A report names both accesses (kind, size, address, thread, stack), the
- * variable (a global's name from the program's symbol table, or the heap
- * block with the stack that allocated it), the two threads' creation
- * sites, and under GREEN_SCHED the schedule so far, then a SUMMARY line.
- * Functions are named from the executable's own ELF symbol table
- * (/proc/self/exe; C++ names demangled when the program links the C++
- * runtime's demangler); file and line are left to `addr2line -e PROGRAM
- * ADDRESS`, each frame giving its address.
+ * A data race report names both accesses (kind, size, address, thread,
+ * the locks it held, stack), the variable (a global's name, a heap block
+ * with the stack that allocated it, a thread's stack or thread-local
+ * block, a file descriptor with the stack that created it), the locks
+ * with the stacks that created them, the threads with the stacks that
+ * created them, under GREEN_SCHED the schedule so far, then a SUMMARY
+ * line.  Frames read `#N function file:line (program+0xADDRESS)`: the
+ * function from the executable's symbol table (elf.c), file and line
+ * from its .debug_line (dwarf.c), `<null>` where there is none (the
+ * libc's entry points, a program built without -g).  The frames below
+ * main and the detector's own thread start are left out.
  *
  * A race is reported once: a second race between the same two program
  * locations, or on a granule already reported, is dropped.
- * GREEN_RACE_SUPPRESSIONS names a file of `race:PATTERN` lines; a race
- * whose stacks or variable name match one is not reported.  If any race
- * was reported, the process exits with status 66 (GREEN_RACE_EXITCODE
- * changes it) whatever its own status; a forked child starts with none
- * reported.
+ * Suppressions and benign-race annotations silence a report; if any was
+ * made, the process exits with status 66 (exitcode=) whatever its own
+ * status, after the thread leaks are reported; a forked child starts
+ * with none reported.
  *
  * Written with raw write(2) calls: stdio may be locked by a parked thread.
  */
@@ -27,20 +30,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 #include "race.h"
 #include "../core/lifecycle.h"
 #include "../core/report.h"
 #include "../core/gconfig.h"
+#include "../core/gstack.h"
 
 hidden int __race_nreports;
 hidden void __green_explore_where(uint64_t *steps, uint64_t *hash);
-char *__cxa_demangle(const char *, char *, size_t *, int *) __attribute__((__weak__));
 
 /* ---- output */
-static char out[16384];
+static char out[32768];
 static size_t outn;
 
 static void put(const char *fmt, ...)
@@ -64,198 +66,137 @@ static void flush(void)
 	outn = 0;
 }
 
-/* ---- symbols: the executable's .symtab */
-static const Elf64_Sym *syms;
-static size_t nsyms;
-static const char *strs;
-static int syms_tried;
-
-static void load_symbols(void)
-{
-	int fd;
-	struct stat st;
-	const unsigned char *f;
-	const Elf64_Ehdr *eh;
-	const Elf64_Shdr *sh;
-	unsigned i;
-	if (syms_tried) return;
-	syms_tried = 1;
-	if ((fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) < 0) return;
-	if (fstat(fd, &st) || (f = mmap(0, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
-		close(fd);
-		return;
-	}
-	close(fd);
-	eh = (const Elf64_Ehdr *)f;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64) return;
-	sh = (const Elf64_Shdr *)(f + eh->e_shoff);
-	for (i = 0; i < eh->e_shnum; i++)
-		if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_link < eh->e_shnum) {
-			syms = (const Elf64_Sym *)(f + sh[i].sh_offset);
-			nsyms = sh[i].sh_size / sizeof *syms;
-			strs = (const char *)f + sh[sh[i].sh_link].sh_offset;
-			return;
-		}
-}
-
-/* The symbol of type `type` containing address a (size 0 symbols match
- * their address only). */
-static const Elf64_Sym *symbol_at(uintptr_t a, int type)
-{
-	const Elf64_Sym *best = 0;
-	size_t i;
-	load_symbols();
-	for (i = 0; i < nsyms; i++) {
-		const Elf64_Sym *s = &syms[i];
-		if (ELF64_ST_TYPE(s->st_info) != type || !s->st_value) continue;
-		if (a >= s->st_value && a - s->st_value < (s->st_size ? s->st_size : 1))
-			if (!best || s->st_value > best->st_value) best = s;
-	}
-	return best;
-}
-
-static const char *name_of(const Elf64_Sym *s, char *buf, size_t len)
-{
-	const char *n = strs + s->st_name;
-	if (__cxa_demangle && n[0] == '_' && n[1] == 'Z') {
-		int st;
-		char *d = __cxa_demangle(n, 0, 0, &st);
-		if (d) {
-			snprintf(buf, len, "%s", d);
-			free(d);
-			return buf;
-		}
-	}
-	return n;
-}
-
-/* The function at pc, for stacks, summaries and suppressions. */
-static const char *func_at(uintptr_t pc, char *buf, size_t len, uintptr_t *off)
-{
-	const Elf64_Sym *s = symbol_at(pc, STT_FUNC);
-	if (!s) {
-		*off = 0;
-		return "??";
-	}
-	*off = pc - s->st_value;
-	return name_of(s, buf, len);
-}
-
+/* ---- frames */
 static uintptr_t addr_of(uint32_t pc)
 {
 	return __race_text + pc;
 }
 
-/* ---- suppressions: `race:PATTERN` lines; PATTERN matches a substring,
- * `*` any run of characters, a leading `^` the start and a trailing `$`
- * the end */
-static char *supp[256];
-static int nsupp, supp_read;
-
-static int glob(const char *p, const char *s, int anchored)
+static const char *func(uintptr_t a, char *buf, size_t len)
 {
-	if (!*p) return !anchored || !*s;
-	if (*p == '$' && !p[1]) return !*s;
-	if (*p == '*') {
-		for (;; s++) {
-			if (glob(p + 1, s, anchored)) return 1;
-			if (!*s) return 0;
-		}
-	}
-	return *s && *p == *s && glob(p + 1, s + 1, anchored);
+	uintptr_t start;
+	const char *f = __race_func_at(a, buf, len, &start);
+	return f ? f : "<null>";
 }
 
-static int matches(const char *pat, const char *s)
+/* "file:line" in buf, with strip_path_prefix applied, or 0 */
+static const char *place(const char *dir, const char *file, unsigned line, char *buf, size_t len)
 {
-	if (*pat == '^') return glob(pat + 1, s, 0);
-	for (; *s; s++)
-		if (glob(pat, s, 0)) return 1;
-	return !*pat;
+	const char *p;
+	if (file[0] == '/' || !dir || !*dir) snprintf(buf, len, "%s:%u", file, line);
+	else snprintf(buf, len, "%s/%s:%u", dir, file, line);
+	if (__race_strip_prefix && *__race_strip_prefix && (p = strstr(buf, __race_strip_prefix)))
+		return p + strlen(__race_strip_prefix);
+	return buf;
 }
 
-static void read_suppressions(void)
+/* The frames of an access: its pc (0: none), then its stack node (a
+ * lockset node at its top is skipped, its set returned in *set). */
+struct frames { uintptr_t a[64]; int n; uint32_t set; };
+
+static void frames_of(uint32_t node, uint32_t pc, int with_pc, struct frames *f)
 {
-	const char *path = getenv("GREEN_RACE_SUPPRESSIONS");
-	static char text[16384];
-	int fd;
-	long n;
-	char *p, *e;
-	if (supp_read) return;
-	supp_read = 1;
-	if (!path || !*path) return;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		__green_say("green: race detector: cannot open GREEN_RACE_SUPPRESSIONS file %s\n", path);
-		return;
-	}
-	n = read(fd, text, sizeof text - 1);
-	close(fd);
-	if (n <= 0) return;
-	text[n] = 0;
-	for (p = text; *p; p = e) {
-		char *q;
-		e = p + strcspn(p, "\n");
-		if (*e) *e++ = 0;
-		while (*p == ' ' || *p == '\t') p++;
-		for (q = p + strlen(p); q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'); ) *--q = 0;
-		if (!*p || *p == '#') continue;
-		if (strncmp(p, "race:", 5) || !p[5]) {
-			__green_say("green: race detector: %s: ignored line '%s' (want race:PATTERN)\n", path, p);
+	uint32_t p;
+	f->n = 0;
+	f->set = 0;
+	if (with_pc) f->a[f->n++] = addr_of(pc);
+	while (node && f->n < 64) {
+		__race_node_get(node, &node, &p);
+		if (p & RACE_LOCKSET_PC) {
+			if (!f->set) f->set = p & ~RACE_LOCKSET_PC;
 			continue;
 		}
-		if (nsupp < (int)(sizeof supp / sizeof *supp)) supp[nsupp++] = p + 5;
+		f->a[f->n++] = addr_of(p);
 	}
 }
 
-static int suppressed_name(const char *name)
+/* ThreadSanitizer's trimming: nothing below main, nor the detector's
+ * own thread start */
+static int shown(const char *fn)
 {
+	return strncmp(fn, "__race_", 7) && strcmp(fn, "__green_thread_start");
+}
+
+/* The frames as printed: each address expanded into the calls inlined
+ * there (innermost first), each with its function and its file:line (0:
+ * none) */
+struct line { const char *fn, *at; uintptr_t a; int entry; };
+struct lines { struct line l[96]; int n; char text[96 * 320]; size_t used; };
+
+static const char *keep(struct lines *ls, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d;
+	if (ls->used + n > sizeof ls->text) return "?";
+	d = ls->text + ls->used;
+	memcpy(d, s, n);
+	ls->used += n;
+	return d;
+}
+
+static void expand(const struct frames *f, struct lines *ls)
+{
+	char fb[256], wb[512];
+	int i, j, k;
+	ls->n = 0;
+	ls->used = 0;
+	for (i = 0; i < f->n && ls->n < 96; i++) {
+		struct race_inlined in[8];
+		const char *dir, *file, *fn, *w;
+		uintptr_t start = 0;
+		unsigned line;
+		int entry;
+		fn = __race_func_at(f->a[i], fb, sizeof fb, &start);
+		if (!fn) fn = "<null>";
+		if (!shown(fn)) continue;
+		/* a libc entry point's own frame: its start, nothing inlined */
+		entry = start == f->a[i];
+		k = entry ? 0 : __race_inlined(f->a[i], in, 8);
+		w = __race_line_of(f->a[i], &dir, &file, &line) ? place(dir, file, line, wb, sizeof wb) : 0;
+		for (j = 0; j <= k && ls->n < 96; j++) {
+			struct line *l = &ls->l[ls->n++];
+			l->a = f->a[i];
+			l->entry = entry;
+			l->fn = j < k && in[j].name ? keep(ls, __race_demangle(in[j].name, fb, sizeof fb)) :
+			        keep(ls, j < k ? "<null>" : func(f->a[i], fb, sizeof fb));
+			l->at = w ? keep(ls, w) : 0;
+			if (j < k)
+				w = __race_line_file(in[j].unit, in[j].file, &dir, &file) ?
+				    place(dir, file, in[j].line, wb, sizeof wb) : 0;
+		}
+		if (!strcmp(ls->l[ls->n - 1].fn, "main")) break;
+	}
+}
+
+static void stack(const struct frames *f)
+{
+	static struct lines ls;
 	int i;
-	for (i = 0; i < nsupp; i++)
-		if (matches(supp[i], name)) return 1;
-	return 0;
+	expand(f, &ls);
+	for (i = 0; i < ls.n; i++)
+		put("    #%d %s %s (%s+0x%lx)\n", i, ls.l[i].fn, ls.l[i].at ? ls.l[i].at : "<null>",
+		    __race_exe_name(), (unsigned long)ls.l[i].a);
+	if (!ls.n) put("    [failed to restore the stack]\n");
+	put("\n");
 }
 
-static int suppressed_stack(uint32_t node, uint32_t pc)
+/* the frame a SUMMARY line names: the first of the program's own with a
+ * file and line, else the first */
+static void summary(const char *what, const struct frames *f)
 {
-	char buf[256];
-	uintptr_t off;
-	if (pc != RACE_PC_FREE && suppressed_name(func_at(addr_of(pc), buf, sizeof buf, &off))) return 1;
-	while (node) {
-		__race_node_get(node, &node, &pc);
-		if (suppressed_name(func_at(addr_of(pc), buf, sizeof buf, &off))) return 1;
-	}
-	return 0;
+	static struct lines ls;
+	int i;
+	expand(f, &ls);
+	for (i = 0; i < ls.n; i++)
+		if (ls.l[i].at && !ls.l[i].entry) {
+			put("SUMMARY: ThreadSanitizer: %s %s in %s\n", what, ls.l[i].at, ls.l[i].fn);
+			return;
+		}
+	put("SUMMARY: ThreadSanitizer: %s (%s+0x%lx) in %s\n", what, __race_exe_name(),
+	    ls.n ? (unsigned long)ls.l[0].a : 0ul, ls.n ? ls.l[0].fn : "<null>");
 }
 
-/* ---- the report's parts */
-
-static void frame(int i, uintptr_t pc)
-{
-	char buf[256];
-	uintptr_t off;
-	const char *f = func_at(pc, buf, sizeof buf, &off);
-	put("    #%d %s+0x%lx (0x%lx)\n", i, f, (unsigned long)off, (unsigned long)pc);
-}
-
-/* A stack: `first` (a library entry the access went through), then the
- * access's pc, then the interned call sites; the library's thread-start
- * frames (green's and the detector's) are left out. */
-static void stack(const char *first, uint32_t node, uint32_t pc)
-{
-	int i = 0;
-	if (first) put("    #%d %s\n", i++, first);
-	if (pc != RACE_PC_FREE) frame(i++, addr_of(pc));
-	else if (!first) put("    #%d free\n", i++);
-	while (node) {
-		char buf[256];
-		uintptr_t off;
-		__race_node_get(node, &node, &pc);
-		const char *f = func_at(addr_of(pc), buf, sizeof buf, &off);
-		if (!strncmp(f, "__race_", 7) || !strcmp(f, "__green_thread_start")) continue;
-		frame(i++, addr_of(pc));
-	}
-	if (!i) put("    (no stack)\n");
-}
-
+/* ---- threads */
 static struct green_thread *live_green(const struct race_thread *r)
 {
 	struct green_thread *g;
@@ -265,61 +206,201 @@ static struct green_thread *live_green(const struct race_thread *r)
 	return 0;
 }
 
-static void thread_name(const struct race_thread *r, char *buf, size_t len)
+static const char *who(unsigned tid, char *buf, size_t len)
 {
+	if (tid == 0) return "main thread";
+	snprintf(buf, len, "thread T%u", tid);
+	return buf;
+}
+
+static void thread_line(unsigned tid)
+{
+	const struct race_thread *r = __race_threads[tid];
 	struct green_thread *g = live_green(r);
-	const char *name = g ? __green_name(g) : r->name;
-	if (!r->gid) snprintf(buf, len, "a thread not yet started");
-	else if (name[0]) snprintf(buf, len, "thread %u \"%s\"", r->gid, name);
-	else snprintf(buf, len, "thread %u", r->gid);
-}
-
-static void access_line(const char *prefix, const struct race_access *a, uintptr_t addr)
-{
-	char who[64];
-	thread_name(__race_threads[a->tid], who, sizeof who);
-	if (a->pc == RACE_PC_FREE) {
-		put("  %sfree of the block at 0x%lx by %s:\n", prefix, (unsigned long)addr, who);
-		stack(0, a->node, a->pc);
-		return;
+	const char *name = g ? g->name : r->name;
+	char by[32];
+	struct frames f;
+	if (!tid) return;   /* ThreadSanitizer does not describe the main thread */
+	put("  Thread T%u", tid);
+	if (name[0]) put(" '%s'", name);
+	if (!r->gid) {
+		put(" (not yet started) created by %s at:\n", who(r->creator, by, sizeof by));
+	} else {
+		put(" (tid=%u, %s) created by %s at:\n", r->gid,
+		    g && !r->exited ? "running" : "finished", who(r->creator, by, sizeof by));
 	}
-	char kind[16];
-	snprintf(kind, sizeof kind, "%s%s", a->atomic ? "atomic " : "", a->write ? "write" : "read");
-	if (!*prefix) kind[0] += 'A' - 'a';
-	put("  %s%s of size %u at 0x%lx by %s:\n", prefix, kind, a->size, (unsigned long)addr, who);
-	stack(0, a->node, a->pc);
+	frames_of(r->create_node, r->create_pc, 1, &f);
+	stack(&f);
 }
 
-static void location(uintptr_t addr, char *var, size_t len)
+/* ---- where an address is: thread stacks and thread-local blocks */
+static size_t tls_block(void)
+{
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)getauxval(AT_PHDR);
+	size_t n = getauxval(AT_PHNUM), i;
+	for (i = 0; ph && i < n; i++)
+		if (ph[i].p_type == PT_TLS) {
+			size_t al = ph[i].p_align ? ph[i].p_align : 1;
+			return (ph[i].p_memsz + al - 1) & ~(al - 1);
+		}
+	return 0;
+}
+
+static int in(uintptr_t a, const void *lo, size_t n)
+{
+	return lo && a >= (uintptr_t)lo && a - (uintptr_t)lo < n;
+}
+
+/* The main thread's stack, from the kernel's map. */
+static int in_main_stack(uintptr_t a)
+{
+	char line[512];
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0;
+	size_t n = 0;
+	long k;
+	if (fd < 0) return 0;
+	while ((k = read(fd, line + n, sizeof line - 1 - n)) > 0 || n) {
+		char *nl;
+		n += k > 0 ? (size_t)k : 0;
+		line[n] = 0;
+		if (!(nl = strchr(line, '\n'))) {
+			if (k <= 0 || n == sizeof line - 1) break;
+			continue;
+		}
+		*nl = 0;
+		if (strstr(line, "[stack]")) {
+			unsigned long lo, hi;
+			if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && a >= lo && a < hi) found = 1;
+			break;
+		}
+		n -= nl + 1 - line;
+		memmove(line, nl + 1, n);
+	}
+	close(fd);
+	return found;
+}
+
+static int thread_place(uintptr_t a, int *tls)
+{
+	struct green_thread *g;
+	size_t tb = tls_block();
+	for (g = __green_all; g; g = g->all_next) {
+		struct race_thread *r;
+		int stack_hit = g->stack_mode == GREEN_STACK_SEPARATE && g->map_base ?
+		                in(a, g->map_base, g->map_size) : in(a, g->stack_lo, g->stack_size);
+		int tls_hit = tb && g->tcb && in(a, (char *)g->tcb - tb, tb) &&
+		              (g == &__green_main || g->tcb != __green_main.tcb);
+		if (!stack_hit && !tls_hit) continue;
+		r = g == &__green_main ? __race_threads[0] : __race_of_pthread((pthread_t)g);
+		*tls = tls_hit;
+		return r ? (int)r->tid : -1;
+	}
+	*tls = 0;
+	return -1;
+}
+
+/* ---- the variable: a global, a heap block, a stack, a TLS block, a
+ * descriptor; its name (for suppressions) in var */
+static void location(uintptr_t addr, char *var, size_t len, unsigned *alloc_tid)
 {
 	struct race_block b;
-	const Elf64_Sym *s = symbol_at(addr, STT_OBJECT);
-	char who[64];
+	char buf[256], by[32];
+	uintptr_t start;
+	size_t size;
+	uint32_t node, pc;
+	unsigned tid;
+	int fd, t, tls;
+	const char *name;
+	struct frames f;
 	var[0] = 0;
-	if (s) {
-		char buf[256];
-		snprintf(var, len, "%s", name_of(s, buf, sizeof buf));
-		put("  Location is global '%s' of size %lu at 0x%lx\n", var,
-		    (unsigned long)s->st_size, (unsigned long)s->st_value);
+	*alloc_tid = (unsigned)-1;
+	if ((fd = __race_fd_of(addr, &tid, &node, &pc)) >= 0) {
+		if (tid == (unsigned)-1) {
+			put("  Location is file descriptor %d.\n\n", fd);
+			return;
+		}
+		put("  Location is file descriptor %d created by %s at:\n", fd, who(tid, by, sizeof by));
+		frames_of(node, pc, 1, &f);
+		stack(&f);
+		return;
+	}
+	if ((t = thread_place(addr, &tls)) >= 0) {
+		put("  Location is %s of %s.\n\n", tls ? "TLS" : "stack", who(t, by, sizeof by));
+		return;
+	}
+	if ((name = __race_object_at(addr, buf, sizeof buf, &start, &size))) {
+		snprintf(var, len, "%s", name);
+		put("  Location is global '%s' of size %lu at 0x%lx (%s+0x%lx)\n\n", var,
+		    (unsigned long)size, (unsigned long)start, __race_exe_name(), (unsigned long)start);
 		return;
 	}
 	if (__race_block_find(addr, &b)) {
-		thread_name(__race_threads[b.tid], who, sizeof who);
-		put("  Location is heap block of size %lu at 0x%lx%s allocated by %s:\n",
-		    (unsigned long)b.size, (unsigned long)b.addr, b.freed_by ? " (freed)" : "", who);
-		stack("malloc", b.node, b.pc);
+		put("  Location is heap block of size %lu at 0x%lx allocated by %s:\n",
+		    (unsigned long)b.size, (unsigned long)b.addr, who(b.tid, by, sizeof by));
+		frames_of(b.node, b.pc, 1, &f);
+		stack(&f);
+		*alloc_tid = b.tid;
+		return;
+	}
+	if (in_main_stack(addr)) put("  Location is stack of main thread.\n\n");
+}
+
+/* ---- the locks held: M0, M1, ... in the order the report names them */
+struct mutexes { uint32_t mid[32]; int n; };
+
+static void held(struct mutexes *ms, uint32_t set)
+{
+	uint32_t mids[16];
+	unsigned char w[16];
+	unsigned n = __race_lockset_get(set, mids, w, 16), i;
+	int k;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < ms->n && ms->mid[k] != mids[i]; k++) {}
+		put("%s %s M%d", i ? "," : " (mutexes:", w[i] ? "write" : "read", k);
+		if (k == ms->n && ms->n < 32) ms->mid[ms->n++] = mids[i];
+	}
+	if (n) put(")");
+}
+
+static void mutex_lines(const struct mutexes *ms)
+{
+	int k;
+	for (k = 0; k < ms->n; k++) {
+		const struct race_mutex *m = __race_mutex_get(ms->mid[k]);
+		struct frames f;
+		if (!m || m->destroyed) {
+			put("  Mutex M%d is already destroyed.\n\n", k);
+			continue;
+		}
+		put("  Mutex M%d (0x%lx) created at:\n", k, (unsigned long)m->addr);
+		frames_of(m->node, m->pc, 1, &f);
+		stack(&f);
 	}
 }
 
-static void creation(const struct race_thread *r)
+static void access_line(const char *prefix, const struct race_access *a, int uaf_free,
+                        const struct frames *f, struct mutexes *ms)
 {
-	char who[64], by[64];
-	thread_name(r, who, sizeof who);
-	if (r->tid == 0) return;   /* the initial thread */
-	who[0] = who[0] == 't' ? 'T' : who[0];
-	thread_name(__race_threads[r->creator], by, sizeof by);
-	put("  %s (%s) created by %s at:\n", who, live_green(r) ? "running" : "finished", by);
-	stack("pthread_create", r->create_node, r->create_pc);
+	char kind[32], by[32];
+	snprintf(kind, sizeof kind, "%s%s", a->atomic ? "atomic " : "", a->write ? "write" : "read");
+	if (!*prefix) kind[0] += 'A' - 'a';
+	put("  %s%s of size %u at 0x%lx by %s", prefix, kind, a->size, (unsigned long)a->addr,
+	    who(a->tid, by, sizeof by));
+	if (!uaf_free) held(ms, f->set);
+	put(":\n");
+	stack(f);
+}
+
+/* ---- suppressions */
+static int suppressed_frames(const char *kind, const struct frames *f, int top)
+{
+	static struct lines ls;
+	int i;
+	expand(f, &ls);
+	for (i = 0; i < ls.n && i < (top ? 1 : ls.n); i++)
+		if (__race_suppressed(kind, ls.l[i].fn) || __race_suppressed(kind, ls.l[i].at))
+			return 1;
+	return 0;
 }
 
 /* ---- deduplication: the pairs of locations and the granules reported */
@@ -336,57 +417,139 @@ static int seen(uint64_t *set, uint64_t key)
 	return 0;
 }
 
-hidden void __race_report(uintptr_t addr, const struct race_access *cur,
-                          const struct race_access *old)
+static void schedule_line(void)
 {
-	uint32_t a = cur->pc, b = old->pc;
-	uint64_t pair = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-	char var[256], buf[256];
-	uintptr_t off;
-	size_t n;
-
-	if (seen(seen_pairs, pair << 1) | seen(seen_addrs, (addr & ~(uintptr_t)7) << 1)) return;
-	read_suppressions();
-	if (nsupp) {
-		location(addr, var, sizeof var);
-		outn = 0;
-		if ((var[0] && suppressed_name(var)) || suppressed_stack(cur->node, cur->pc) ||
-		    suppressed_stack(old->node, old->pc))
-			return;
-	}
-	__race_nreports++;
-	put("==================\nWARNING: data race (green --race)\n");
-	access_line("", cur, addr);
-	put("\n");
-	access_line("Previous ", old, addr);
-	put("\n");
-	n = outn;
-	location(addr, var, sizeof var);
-	if (outn != n) put("\n");
-	creation(__race_threads[cur->tid]);
-	creation(__race_threads[old->tid]);
 	if (__green_xmode) {
 		uint64_t steps, hash;
 		__green_explore_where(&steps, &hash);
-		put("  Schedule: GREEN_SCHED=%s, at step %llu, hash %016llx (the same setting replays it)\n",
+		put("  Schedule: GREEN_SCHED=%s, at step %llu, hash %016llx (the same setting replays it)\n\n",
 		    __green_config.sched_text, (unsigned long long)steps, (unsigned long long)hash);
 	}
-	put("SUMMARY: green --race: data race in %s\n==================\n",
-	    func_at(addr_of(cur->pc), buf, sizeof buf, &off));
+}
+
+static __attribute__((noreturn)) void die(void);
+
+hidden void __race_report(const struct race_access *cur, const struct race_access *old, int uaf)
+{
+	uint32_t a = cur->pc, b = uaf ? old->node : old->pc;
+	uint64_t pair = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+	struct frames fc, fo;
+	struct mutexes ms = { .n = 0 };
+	char var[256];
+	const char *what;
+	unsigned threads[4], nt = 0, i, alloc_tid;
+
+	if (!__race_opt.report_bugs) return;
+	if (seen(seen_pairs, pair << 1 | uaf) | seen(seen_addrs, (cur->addr & ~(uintptr_t)7) << 1))
+		return;
+	if (__race_benign(cur->addr, cur->size) || __race_benign(old->addr, old->size)) return;
+	frames_of(cur->node, cur->pc, 1, &fc);
+	frames_of(old->node, old->pc, !uaf, &fo);
+	if (uaf) {
+		/* the free's own frame, then where it was called */
+		memmove(fo.a + 1, fo.a, (fo.n < 63 ? fo.n : 63) * sizeof *fo.a);
+		fo.a[0] = (uintptr_t)__race_symbol("free");
+		fo.n += fo.n < 64;
+	}
+
+	what = !__race_threads[cur->tid]->vptr ? uaf ? "heap-use-after-free" : "data race" :
+	       uaf ? "heap-use-after-free (virtual call vs free)" :
+	       "data race on vptr (ctor/dtor vs virtual call)";
+	put("==================\nWARNING: ThreadSanitizer: %s (green --race)\n", what);
+	access_line("", cur, 0, &fc, &ms);
+	access_line("Previous ", old, uaf, &fo, &ms);
+	location(cur->addr, var, sizeof var, &alloc_tid);
+	if (__race_have_suppressions()) {
+		if (__race_suppressed("race", var) || suppressed_frames("race", &fc, 0) ||
+		    suppressed_frames("race", &fo, 0) || suppressed_frames("race_top", &fc, 1) ||
+		    suppressed_frames("race_top", &fo, 1)) {
+			outn = 0;
+			return;
+		}
+	}
+	mutex_lines(&ms);
+	threads[nt++] = cur->tid;
+	if (old->tid != cur->tid) threads[nt++] = old->tid;
+	if (alloc_tid != (unsigned)-1 && alloc_tid != cur->tid && alloc_tid != old->tid)
+		threads[nt++] = alloc_tid;
+	for (i = 0; i < nt; i++)
+		if (threads[i] < __race_nthreads) thread_line(threads[i]);
+	schedule_line();
+	summary(what, &fc);
+	put("==================\n");
+	__race_nreports++;
 	flush();
+	if (__race_opt.halt_on_error) die();
+}
+
+/* ---- thread leaks: at exit, the threads that finished unjoined and
+ * undetached, one report per creation site */
+hidden void __race_report_leaks(void)
+{
+	unsigned i, j;
+	char *done;
+	if (!__race_opt.report_bugs || !__race_opt.report_thread_leaks) return;
+	done = __race_alloc(__race_nthreads + 1);
+	for (i = 1; i < __race_nthreads; i++) {
+		struct race_thread *r = __race_threads[i];
+		unsigned more = 0;
+		struct frames f;
+		if (done[i] || !r->created || r->joined || r->detached ||
+		    !(r->exited || (r->gid && !live_green(r))))
+			continue;
+		for (j = i + 1; j < __race_nthreads; j++) {
+			struct race_thread *s = __race_threads[j];
+			if (!done[j] && s->created && !s->joined && !s->detached &&
+			    (s->exited || (s->gid && !live_green(s))) &&
+			    s->create_node == r->create_node && s->create_pc == r->create_pc) {
+				done[j] = 1;
+				more++;
+			}
+		}
+		frames_of(r->create_node, r->create_pc, 1, &f);
+		if (__race_have_suppressions() && suppressed_frames("thread", &f, 0)) continue;
+		put("==================\nWARNING: ThreadSanitizer: thread leak (green --race)\n");
+		thread_line(i);
+		if (more) put("  And %u more similar thread leaks.\n\n", more);
+		/* the creation's caller, not pthread_create */
+		if (f.n > 1) {
+			memmove(f.a, f.a + 1, (f.n - 1) * sizeof *f.a);
+			f.n--;
+		}
+		summary("thread leak", &f);
+		put("==================\n");
+		__race_nreports++;
+		flush();
+	}
 }
 
 /* ---- the exit status: exit() and _exit() both end in _Exit */
 void __real__Exit(int) __attribute__((noreturn));
+
+static int finish(int status)
+{
+	__race_report_leaks();
+	if (__race_nreports) {
+		put("ThreadSanitizer: reported %d warning%s (green --race)\n", __race_nreports,
+		    __race_nreports == 1 ? "" : "s");
+		flush();
+		status = __race_opt.exitcode;
+	}
+	return status;
+}
+
+static void die(void)
+{
+	__real__Exit(finish(0));
+}
+
 void __wrap__Exit(int status)
 {
 	/* (not in posix_spawn's child, which shares the parent's memory) */
-	if (__race_nreports && !green_vfork_child()) {
-		const char *e = getenv("GREEN_RACE_EXITCODE");
-		put("green: race detector: reported %d data race%s\n", __race_nreports,
-		    __race_nreports == 1 ? "" : "s");
-		flush();
-		status = e && *e ? atoi(e) : 66;
+	if (!green_vfork_child()) {
+		race_enter();
+		__race_init();
+		status = finish(status);
 	}
 	__real__Exit(status);
 }
