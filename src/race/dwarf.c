@@ -174,16 +174,27 @@ static int header_v5_entries(struct in *in, struct unit *un, int fill, int dirs)
 	return in->bad ? -1 : 0;
 }
 
+/* Rows of one sequence at one address: the last one stands (as the end
+ * of a sequence replaces a row at its address), so that addresses rise
+ * strictly within a sequence. */
+static size_t seq_start;
+
 static void emit(int fill, const struct unit *un, uint64_t addr, uint64_t file, uint64_t line,
                  int end)
 {
-	if (fill) {
-		rows[nrows].addr = addr;
-		rows[nrows].line = (uint32_t)line;
-		rows[nrows].file = end || file - un->file_base >= un->nfile ? NOFILE :
-		                   (uint32_t)(un->file0 + file - un->file_base);
+	struct row *r;
+	if (!fill) {
+		nrows++;
+		return;
 	}
-	nrows++;
+	r = &rows[nrows];
+	if (nrows > seq_start && rows[nrows - 1].addr == addr) r = &rows[nrows - 1];
+	else nrows++;
+	r->addr = addr;
+	r->line = (uint32_t)line;
+	r->file = end || file - un->file_base >= un->nfile ? NOFILE :
+	          (uint32_t)(un->file0 + file - un->file_base);
+	if (end) seq_start = nrows;
 }
 
 static void program(struct in *in, struct unit *un, int fill)
@@ -238,7 +249,7 @@ static void program(struct in *in, struct unit *un, int fill)
 static void run(const unsigned char *sec, size_t size, int fill)
 {
 	struct in all = { sec, sec + size, 0 };
-	nrows = nfiles = nunits = 0;
+	nrows = nfiles = nunits = seq_start = 0;
 	while (all.p < all.end) {
 		struct unit un;
 		struct in in;
@@ -293,6 +304,7 @@ static void run(const unsigned char *sec, size_t size, int fill)
 			}
 		}
 		in.p = start;
+		seq_start = nrows;
 		program(&in, &un, fill);
 		if (fill) {
 			units[nunits].off = off;

@@ -124,9 +124,15 @@ static void quarantine(const struct race_block *b)
 	ring_bytes += b->size;
 }
 
+static const struct race_block *freeing;   /* the block whose free is being checked */
+
 hidden int __race_block_find(uintptr_t a, struct race_block *out)
 {
 	size_t i;
+	if (freeing && a >= freeing->addr && a - freeing->addr < freeing->size) {
+		*out = *freeing;
+		return 1;
+	}
 	for (i = 0; i < live_cap; i++)
 		if (live[i].addr > 1 && a >= live[i].addr && a - live[i].addr < live[i].size) {
 			*out = live[i];
@@ -194,7 +200,9 @@ static void died(void *p, const void *fn, const void *ret)
 	}
 	b.freed_by = me->tid + 1;
 	__race_entry(me, fn, ret, &b.free_node, &pc);
+	freeing = &b;
 	if (!me->ign[1]) __race_check_free(me, b.addr, b.size, b.free_node, pc);
+	freeing = 0;
 	__race_sync_forget_range(b.addr, b.size);
 	quarantine(&b);
 	race_leave();

@@ -110,11 +110,13 @@ static void frames_of(uint32_t node, uint32_t pc, int with_pc, struct frames *f)
 	}
 }
 
-/* ThreadSanitizer's trimming: nothing below main, nor the detector's
- * own thread start */
+/* ThreadSanitizer's trimming: nothing below main (the libc's start,
+ * even when main's own frame is not known: a thread created from the C++
+ * runtime), nor the detector's own thread start */
 static int shown(const char *fn)
 {
-	return strncmp(fn, "__race_", 7) && strcmp(fn, "__green_thread_start");
+	return strncmp(fn, "__race_", 7) && strcmp(fn, "__green_thread_start") &&
+	       strcmp(fn, "libc_start_main_stage2") && strcmp(fn, "__libc_start_main");
 }
 
 /* The frames as printed: each address expanded into the calls inlined

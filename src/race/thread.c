@@ -99,6 +99,9 @@ hidden void __race_init(void)
 	bind(new_thread(), &__green_main);
 }
 
+hidden void *__race_thread_start(void *);
+static int start_c11(void *);
+
 hidden struct race_thread *__race_self_slow(void)
 {
 	struct green_thread *g = __green_cur;
@@ -107,7 +110,13 @@ hidden struct race_thread *__race_self_slow(void)
 	__race_init();
 	r = g->id < by_gid_cap ? by_gid[g->id] : 0;
 	if (!r || r->g != g) {
-		r = new_thread();   /* a thread green started by itself */
+		/* a thread of pthread_create's about to start (green may run
+		 * its own work, reaping, on it first), else one green started
+		 * by itself */
+		if ((g->start == __race_thread_start || g->start == (void *(*)(void *))(void (*)(void))start_c11) && g->arg)
+			r = g->arg;
+		else
+			r = new_thread();
 		bind(r, g);
 	}
 	__race_cache = r;
