@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include "pthread_impl.h"
 #include "dynlink.h"
-#include "gthread.h"
+#include "base/gthread.h"
 
 /* the libc's own allocator, should the program replace malloc */
 #define malloc __libc_malloc

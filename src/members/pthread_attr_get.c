@@ -13,7 +13,7 @@
 #include "pthread_impl.h"
 
 /* The mutex attribute word: musl's layout, plus green's PRIO_PROTECT
- * bit (GM_PROTECT in src/core/sync.h; only green mode ever sets it). */
+ * bit (GM_PROTECT in src/core/sync/sync.h; only green mode ever sets it). */
 #define MA_TYPE     3u      /* the low two bits: PTHREAD_MUTEX_* type */
 #define MA_ROBUST   4u
 #define MA_INHERIT  8u      /* PTHREAD_PRIO_INHERIT */

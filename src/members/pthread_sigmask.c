@@ -2,8 +2,8 @@
  * until threads exist, the green thread's own afterwards (signal.c). */
 #include <signal.h>
 #include <errno.h>
-#include "gthread.h"
-#include "gsignal.h"
+#include "base/gthread.h"
+#include "signal/gsignal.h"
 
 int pthread_sigmask(int how, const sigset_t *restrict set, sigset_t *restrict old)
 {

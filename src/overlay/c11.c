@@ -8,7 +8,7 @@
 #include <threads.h>
 #include <time.h>
 #include <stdint.h>
-#include "seam.h"
+#include "base/seam.h"
 
 static int c11(int r)
 {

@@ -15,7 +15,7 @@
  * with the same result, which pops the next, until none is left.
  */
 #include <setjmp.h>
-#include "gthread.h"
+#include "base/gthread.h"
 
 void __pthread_register_cancel(__pthread_unwind_buf_t *buf)
 {

@@ -8,7 +8,7 @@
  * glibc.  glibc's calls to its own internals do not; docs/ports.md lists
  * what that costs.
  *
- * This header gives the core the names of src/core/musl-seam.h (see the
+ * This header gives the core the names of src/core/base/musl-seam.h (see the
  * list there) in terms of glibc's public interface.  It is compiled with
  * _GNU_SOURCE and GREEN_OVERLAY defined.
  */

@@ -1,12 +1,12 @@
 /*
  * sigaction — the program's dispositions become green's virtual ones once
- * threads exist (src/core/signal.c); before, and for green itself,
+ * threads exist (src/core/signal/signal.c); before, and for green itself,
  * glibc's own __sigaction sets the kernel's.
  */
 #include <signal.h>
 #include <errno.h>
-#include "gthread.h"
-#include "gsignal.h"
+#include "base/gthread.h"
+#include "signal/gsignal.h"
 
 int sigaction(int sig, const struct sigaction *restrict sa, struct sigaction *restrict old)
 {

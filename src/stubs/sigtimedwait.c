@@ -8,8 +8,8 @@
  * still sees SI_TKILL, in glibc as here. */
 #include <signal.h>
 #include <errno.h>
-#include "gthread.h"
-#include "gsignal.h"
+#include "base/gthread.h"
+#include "signal/gsignal.h"
 
 int sigtimedwait(const sigset_t *restrict mask, siginfo_t *restrict si, const struct timespec *restrict timeout)
 {

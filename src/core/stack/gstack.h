@@ -1,0 +1,53 @@
+/*
+ * gstack.h — a thread's memory: separate stacks (stack.c), copied stacks
+ * (copied.c), thread control blocks (tls.c), and GREEN_DEBUG's quarantine
+ * of released memory (quarantine.c).
+ */
+#ifndef GREEN_GSTACK_H
+#define GREEN_GSTACK_H
+#include "base/gthread.h"
+
+/* ---- stacks (stack.c) */
+hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *err);
+hidden struct green_thread *__green_stack_adopt(void *addr, size_t size, int *err);
+hidden void __green_stack_free(struct green_thread *);
+hidden void __green_guard_init(void);
+hidden int __green_on_altstack(void);           /* stack.c: running on the SIGSEGV handler's stack */
+
+/* ---- copied stacks (copied.c) */
+hidden void __green_copied_load(struct green_thread *from, struct green_thread *to);
+hidden struct green_thread *__green_copied_alloc(size_t size, int *err);
+hidden size_t __green_copied_room(void);
+hidden void __green_copied_free(struct green_thread *);
+hidden void __green_copied_for_core(void);   /* a core dump is next: cold stacks in place */
+hidden int __green_in_region(const void *);
+hidden int __green_copied_fault(const char *, int *);
+hidden int __green_copied_touch(const long *, int);
+hidden size_t __green_next_colour(void);   /* stack.c */
+/* 32-bit CPUs only: past the address space a slot per thread would take,
+ * copied threads share slots, and one leaves its slot at every switch. */
+#define GREEN_SLOT_SHARING (UINTPTR_MAX == 0xffffffffu)
+hidden void __green_copied_leave(struct green_thread *from, struct green_thread *to);
+
+/* ---- thread control blocks (tls.c) */
+extern hidden size_t __green_tls_bytes;
+hidden int __green_tls_init(void);
+hidden void __green_tls_make_own(struct green_thread *, void *mem, struct green_thread *creator);
+/* A new thread's TCB, in the __green_tls_bytes of zeroed memory at mem
+ * that its allocator reserved (ignored when threads share one TCB). */
+static inline void green_tls_make(struct green_thread *t, void *mem, struct green_thread *creator)
+{
+	green_libc_new_thread(t);
+	if (__green_tls_bytes) {
+		__green_tls_make_own(t, mem, creator);
+	} else {
+		t->tcb = __green_main.tcb;
+		t->tp = __green_main.tp;
+	}
+}
+
+/* ---- GREEN_DEBUG's quarantine of released memory (quarantine.c) */
+hidden int __green_quarantine(struct green_thread *, void *base, size_t len, const char *what);
+hidden int __green_quarantined(const void *addr, char *buf, size_t len);
+
+#endif
