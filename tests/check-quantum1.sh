@@ -35,6 +35,6 @@ aio_on_workers 1 || st=1
 io_backends 1 || st=1
 for run in "GREEN_QUANTUM_MS=1" "GREEN_QUANTUM_MS=0.05" "GREEN_STACKS=copied GREEN_QUANTUM_MS=0.02"; do
 	echo "== $run"
-	env $run "$B/tests/runner-green" || st=1
+	env GREEN_DEBUG=checks $run "$B/tests/runner-green" || st=1
 done
 exit $st

@@ -110,6 +110,20 @@ check_deadlock() {
 run "$P/deadlock-green"
 check_deadlock deadlock-green
 
+# ---- rqcorrupt: a run-queue link broken on purpose is reported by
+# GREEN_DEBUG's checks at the next switch, naming the thread, and the
+# process aborts (a core), in both stack modes
+for mode in separate copied; do
+	run_env GREEN_DEBUG=checks GREEN_STACKS=$mode -- "$P/rqcorrupt-green"
+	expect_status "rqcorrupt-green ($mode stacks)" 134 || continue
+	if grep -q '^green: invariant broken: thread [0-9]* "victim": .*run queue.*: found .*, expected ' "$T/err"; then
+		pass "rqcorrupt-green ($mode stacks): the broken link reported, naming the thread"
+	else
+		fail "rqcorrupt-green ($mode stacks): no invariant report naming \"victim\" on the run queue"
+		sed 's/^/    | /' "$T/err"
+	fi
+done
+
 # ---- overflow: the thread is named, then the process dies of SIGSEGV
 check_overflow() {
 	expect_status "$1" 139 || return

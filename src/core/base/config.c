@@ -15,7 +15,9 @@
  *   GREEN_IO           select | poll | epoll: the multiplexer's backend
  *                      (poll.c); unset, chosen by the size of the wait set
  *   GREEN_DEBUG        1: exited threads' stacks and descriptors are
- *                      quarantined, and a late touch is named (quarantine.c)
+ *                      quarantined, and a late touch is named (quarantine.c),
+ *                      and invariants are checked at every switch (check.h);
+ *                      checks: the checks alone
  *
  * Read once, with getenv only (no system call).  A malformed value is
  * reported by name and ignored; so is a GREEN_ name close to one of
@@ -201,8 +203,9 @@ hidden void __green_config_load(void)
 		else __green_say("green: ignoring GREEN_IO=%s (want select, poll or epoll)\n", s);
 	}
 	if ((s = getenv("GREEN_DEBUG")) && *s) {
-		if (!strcmp(s, "1")) __green_config.debug = 1;
-		else if (strcmp(s, "0")) __green_say("green: ignoring GREEN_DEBUG=%s (want 0 or 1)\n", s);
+		if (!strcmp(s, "1")) __green_config.debug = GREEN_DEBUG_QUARANTINE | GREEN_DEBUG_CHECKS;
+		else if (!strcmp(s, "checks")) __green_config.debug = GREEN_DEBUG_CHECKS;
+		else if (strcmp(s, "0")) __green_say("green: ignoring GREEN_DEBUG=%s (want 0, 1 or checks)\n", s);
 	}
 	if ((s = getenv("GREEN_SCHED")) && *s) {
 		if (strlen(s) >= sizeof __green_config.sched_text || parse_sched(s)) {

@@ -47,10 +47,15 @@ struct green_config {
 	char sched_text[64]; /* the value, for the report */
 	int aio_threads;     /* GREEN_AIO=threads: AIO by worker threads, never io_uring */
 	int io_backend;      /* GREEN_IO: GREEN_IO_AUTO, else the one named */
-	int debug;           /* GREEN_DEBUG: released memory quarantined (quarantine.c) */
+	int debug;           /* GREEN_DEBUG: GREEN_DEBUG_QUARANTINE | GREEN_DEBUG_CHECKS */
 	int loaded;
 };
 extern hidden struct green_config __green_config;
+/* GREEN_DEBUG=1 turns on both; =checks the invariant checks alone */
+enum {
+	GREEN_DEBUG_QUARANTINE = 1,   /* released memory quarantined (quarantine.c) */
+	GREEN_DEBUG_CHECKS = 2,       /* invariants checked at every switch (check.h) */
+};
 hidden void __green_config_load(void);
 
 #endif

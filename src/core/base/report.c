@@ -58,3 +58,14 @@ hidden const char *__green_wait_name(enum gwait w)
 	default: return "nothing";
 	}
 }
+
+hidden const char *__green_state_name(enum gstate s)
+{
+	switch (s) {
+	case GS_RUNNING: return "RUNNING";
+	case GS_RUNNABLE: return "RUNNABLE";
+	case GS_BLOCKED: return "BLOCKED";
+	case GS_EXITED: return "EXITED";
+	default: return "no state";
+	}
+}

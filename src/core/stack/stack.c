@@ -253,7 +253,7 @@ static __attribute__((noinline)) void release(struct green_thread *t)
 		if (base) munmap(base, total);   /* a block mapped apart (adopt) */
 		return;
 	}
-	if (__green_config.debug) {   /* never cached: quarantined */
+	if ((__green_config.debug & GREEN_DEBUG_QUARANTINE)) {   /* never cached: quarantined */
 		GREEN_VG_STACK_DEREGISTER(vg_id);
 		if (__green_quarantine(t, base, total, "stack")) munmap(base, total);
 		return;
@@ -266,7 +266,7 @@ hidden void __green_stack_free(struct green_thread *t)
 {
 	t->magic = 0;
 	/* own_stack: a mapping of ours (never a copied thread's) */
-	if (t->own_stack && !__green_config.debug && ncached < CACHE_MAX) {
+	if (t->own_stack && !(__green_config.debug & GREEN_DEBUG_QUARANTINE) && ncached < CACHE_MAX) {
 		cache[ncached++] = (struct cached){ t->map_base, t->map_size, t->guard_size, t->vg_id };
 		return;
 	}
@@ -284,7 +284,7 @@ static void segv_on_altstack(int sig, siginfo_t *si, void *ctx)
 	char buf[160];
 	int named = 0;   /* the thread named as overflowing its stack */
 
-	if (__green_config.debug && __green_quarantined(a, buf, sizeof buf)) {
+	if ((__green_config.debug & GREEN_DEBUG_QUARANTINE) && __green_quarantined(a, buf, sizeof buf)) {
 		char me[64];
 		__green_describe(__green_cur, me, sizeof me);
 		__green_say("green: %s touched %s (fault at %p; GREEN_DEBUG keeps released memory inaccessible)\n",

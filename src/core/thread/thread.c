@@ -82,6 +82,7 @@ hidden void __green_init(void)
 	unwinds = __green_can_unwind();
 	__green_sig_init();
 	__green_guard_init();
+	if (__green_config.debug & GREEN_DEBUG_CHECKS) __green_switch_kind |= GREEN_SWITCH_CHECK;
 	__green_started = 1;
 }
 
