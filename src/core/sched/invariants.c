@@ -118,8 +118,8 @@ static void check_runq(struct green_thread *to)
 hidden void __green_check_switch(struct green_thread *from, struct green_thread *to)
 {
 	green_check(from, __green_np >= 1, "the no-preempt depth at a switch", "0", "at least 1");
-	check_from(from);
 	check_to(from, to);
-	check_runq(to);
+	check_runq(to);   /* before from's place: a broken queue names its own thread */
+	check_from(from);
 	__green_timers_check();
 }
