@@ -171,16 +171,18 @@ hidden void __green_config_load(void)
 	}
 	if ((s = getenv("GREEN_COPIED_REGION")) && *s) {
 		size_t v;
-		if (parse_size(s, &v) || v < 16384)
-			__green_say("green: ignoring GREEN_COPIED_REGION=%s (want bytes >= 16384, K or M suffix)\n", s);
+		if (parse_size(s, &v) || v < GREEN_COPIED_REGION_MIN)
+			__green_say("green: ignoring GREEN_COPIED_REGION=%s (want bytes >= %d, K or M suffix)\n",
+			            s, GREEN_COPIED_REGION_MIN);
 		else
 			__green_config.region_size = v;
 	}
 	if ((s = getenv("GREEN_COPIED_HOT")) && *s) {
 		char *e;
 		unsigned long v = strtoul(s, &e, 10);
-		if (*e || v < 4 || v > 65535)
-			__green_say("green: ignoring GREEN_COPIED_HOT=%s (want 4..65535)\n", s);
+		if (*e || v < GREEN_COPIED_HOT_MIN || v > GREEN_COPIED_HOT_MAX)
+			__green_say("green: ignoring GREEN_COPIED_HOT=%s (want %d..%d)\n",
+			            s, GREEN_COPIED_HOT_MIN, GREEN_COPIED_HOT_MAX);
 		else
 			__green_config.copied_hot = v;
 	}

@@ -23,11 +23,11 @@
  *   green_tcb_self(), green_tp_of(tcb), green_tcb_make(mem, t, creator)
  *                              the running TCB, the thread pointer that
  *                              addresses a TCB, a new thread's TCB
- *   green_libc_threads_on(m)   the libc turns multi-threaded (thread.c)
+ *   green_libc_threads_on(m)   the libc turns multi-threaded (create.c)
  *   green_libc_new_thread(t)   a new thread's initial libc state
  *   green_libc_fork_child(t)   fix-ups in a fork child (fork.c)
  *   green_libc_thread_end()    the ending thread's libc state freed
- *                              (thread.c: its dlerror message)
+ *                              (create.c: its dlerror message)
  *   green_self_tid()           the running thread's lock-owner id
  *   green_attr_read(a, ga), green_attr_fill(a, ga)
  *                              pthread_attr_t <-> struct green_attr

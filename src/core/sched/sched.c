@@ -160,7 +160,7 @@ hidden void __green_wake(struct green_thread *t, int why)
 }
 
 /* Wake t ahead of the threads already runnable at its level: a signal
- * for it is urgent (signal.c), a deadline that passed at a tick too
+ * for it is urgent (deliver.c), a deadline that passed at a tick too
  * (tick.c). */
 hidden void __green_wake_first(struct green_thread *t, int why)
 {

@@ -1,5 +1,5 @@
 /*
- * gstack.h — a thread's memory: separate stacks (stack.c), copied stacks
+ * gstack.h — a thread's memory: separate stacks (separate.c), copied stacks
  * (copied.c), thread control blocks (tls.c), and GREEN_DEBUG's quarantine
  * of released memory (quarantine.c).
  */
@@ -7,12 +7,12 @@
 #define GREEN_GSTACK_H
 #include "base/gthread.h"
 
-/* ---- stacks (stack.c) */
+/* ---- stacks (separate.c) */
 hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *err);
 hidden struct green_thread *__green_stack_adopt(void *addr, size_t size, int *err);
 hidden void __green_stack_free(struct green_thread *);
 hidden void __green_guard_init(void);
-hidden int __green_on_altstack(void);           /* stack.c: running on the SIGSEGV handler's stack */
+hidden int __green_on_altstack(void);           /* separate.c: running on the SIGSEGV handler's stack */
 
 /* ---- copied stacks (copied.c) */
 hidden void __green_copied_load(struct green_thread *from, struct green_thread *to);
@@ -23,7 +23,7 @@ hidden void __green_copied_for_core(void);   /* a core dump is next: cold stacks
 hidden int __green_in_region(const void *);
 hidden int __green_copied_fault(const char *, int *);
 hidden int __green_copied_touch(const long *, int);
-hidden size_t __green_next_colour(void);   /* stack.c */
+hidden size_t __green_next_colour(void);   /* separate.c */
 /* 32-bit CPUs only: past the address space a slot per thread would take,
  * copied threads share slots, and one leaves its slot at every switch. */
 #define GREEN_SLOT_SHARING (UINTPTR_MAX == 0xffffffffu)

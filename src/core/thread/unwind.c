@@ -19,7 +19,7 @@
  * C++ cleanups interleave in frame order.  At the end of the stack
  * (green's thread start, or a frame without unwind tables) it jumps
  * back to the thread's start frame, which finishes the exit
- * (__green_exit_rest, thread.c).  The exception object lives in the
+ * (__green_exit_rest, create.c).  The exception object lives in the
  * landing record, in the start frame (the descriptor points to it): the
  * landing pads run on the frames below and must not overwrite it.
  */

@@ -1,5 +1,5 @@
 /*
- * stack.c — separate stacks: allocation, the cache, guard pages.
+ * separate.c — separate stacks: allocation, the cache, guard pages.
  *
  * A separate stack is one anonymous mapping:
  *
@@ -332,7 +332,7 @@ static void segv_on_altstack(int sig, siginfo_t *si, void *ctx)
  * fault shares: no switch away from it, or the next fault's frame would
  * overwrite the frames of the thread switched away.  So a tick meanwhile
  * is only recorded; the program's handler, if any, runs preemptible
- * (signal.c's run_handler). */
+ * (deliver.c's run_handler). */
 static void segv(int sig, siginfo_t *si, void *ctx)
 {
 	if (si->si_code <= 0 && __green_sig_virtual) {   /* sent, not a fault: any signal's path */

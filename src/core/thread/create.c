@@ -1,5 +1,5 @@
 /*
- * thread.c — creation, start, exit and the library's lazy start-up.
+ * create.c — creation, start, exit and the library's lazy start-up.
  *
  * Start-up.  Nothing happens until the program creates its second
  * thread: a program that never does pays nothing (no timer, no handler,
@@ -44,7 +44,7 @@ static int (*const keep_atfork)(void (*)(void), void (*)(void), void (*)(void))
 static int refused;               /* the libc seam cannot run threads here */
 static int unwinds;               /* the program can unwind C++ frames (unwind.c) */
 static unsigned next_id = 1;
-static int next_tid = 0x400000;   /* above any kernel tid (pid_max <= 2^22) */
+static int next_tid = GREEN_TID_FIRST;
 
 static void all_add(struct green_thread *t)
 {
@@ -65,7 +65,7 @@ hidden void __green_all_remove(struct green_thread *t)
  *   - configuration first: every later step reads it;
  *   - the libc's thread machinery on, then the TLS image: a refusal is
  *     remembered and reported by the first pthread_create;
- *   - the signal state becomes virtual (signal.c reads the kernel's
+ *   - the signal state becomes virtual (deliver.c reads the kernel's
  *     dispositions and mask through __libc_sigaction and raw calls);
  *   - the guard-page handler is installed with __libc_sigaction, the
  *     kernel's call, so it does not depend on __green_started;
@@ -203,7 +203,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	t->magic = GREEN_MAGIC;
 	t->id = ++next_id;
 	t->tid = next_tid;
-	next_tid = next_tid >= 0x3ffffff0 ? 0x400000 : next_tid + 1;
+	next_tid = next_tid >= GREEN_TID_LAST ? GREEN_TID_FIRST : next_tid + 1;
 	green_tls_make(t, t->tcb, self);
 	__green_arch_fp_get(&t->fp);   /* POSIX: the creator's floating-point environment */
 	t->start = fn;
