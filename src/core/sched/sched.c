@@ -56,6 +56,7 @@
 #include "sched/runq.h"
 #include "sched/switch.h"
 #include "diag/diag.h"
+#include "base/check.h"
 
 static void *main_tsd[PTHREAD_KEYS_MAX];
 
@@ -307,7 +308,7 @@ hidden _Noreturn void __green_exit_switch(void)
 	__green_sig_thread_exit(self);
 	next = pick_next();
 	__green_switch(self, next);
-	abort();  /* an exited thread is never switched back to */
+	__green_broken(self, "its state after its exit", "switched back to", "never to run again");
 }
 
 /*

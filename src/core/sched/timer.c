@@ -162,7 +162,10 @@ static void grow(void)
 	void *p = mmap(0, cap * sizeof *heap, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	if (p == MAP_FAILED) abort();   /* cannot keep the promise of a deadline */
+	if (p == MAP_FAILED) {   /* cannot keep the promise of a deadline */
+		__green_say("green: out of memory for the timer heap (%zu deadlines)\n", cap);
+		abort();
+	}
 	if (old) memcpy(p, old, heap_len * sizeof *heap);
 	heap = p;
 	heap_cap = cap;

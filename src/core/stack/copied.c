@@ -68,6 +68,7 @@
 #include <string.h>
 #include <errno.h>
 #include "base/gthread.h"
+#include "base/check.h"
 #include "base/section.h"
 #include "thread/lifecycle.h"
 #include "sched/tick.h"
@@ -261,10 +262,8 @@ static void load(struct green_thread *t, struct green_thread *keep)
 			break;
 		}
 	}
-	if (i == hot_max) {   /* cannot happen: hot_max > 2 */
-		__green_say("green: no copied stack to evict\n");
-		abort();
-	}
+	green_check(t, i < hot_max, "the hot ring, making it hot", "no thread to evict",
+	            "a hot thread other than the running one (the ring holds more than two)");
 	if (v && !move_pages(v, t)) {
 		/* the evicted thread's pages became t's */
 	} else if (v) {
