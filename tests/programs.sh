@@ -124,6 +124,31 @@ for mode in separate copied; do
 	fi
 done
 
+# ---- stacksize: the guard right past the size asked for (separate
+# stacks: a copied thread's room is its slot), a deep default stack
+# without attributes (both stack modes), the default glibc's
+run "$P/stacksize-green" fit
+expect_status "stacksize-green fit: 64 KiB asked, all but 2 KiB used" 0 && pass "stacksize-green fit"
+run "$P/stacksize-green" over
+if expect_status "stacksize-green over: one page past 64 KiB asked" 139; then
+	if grep -q '"tight" overflowed its stack of 65536 bytes' "$T/err"; then
+		pass "stacksize-green over: faults in the guard, the thread named"
+	else
+		fail "stacksize-green over: no line naming \"tight\" and its 65536 bytes"
+		sed 's/^/    | /' "$T/err"
+	fi
+fi
+for mode in separate copied; do
+	run_env GREEN_STACKS=$mode -- "$P/stacksize-green" default
+	expect_status "stacksize-green default ($mode stacks): $(cat "$T/out")" 0 || continue
+	pass "stacksize-green default ($mode stacks): $(cat "$T/out")"
+	# a 32-bit CPU keeps musl's 128 KiB: no 1 MiB frame there
+	[ "$(sed -n 's/^default //p' "$T/out")" -ge 2097152 ] || continue
+	run_env GREEN_STACKS=$mode -- "$P/stacksize-green" deep
+	expect_status "stacksize-green deep ($mode stacks): 1 MiB used, no attribute" 0 &&
+		pass "stacksize-green deep ($mode stacks)"
+done
+
 # ---- overflow: the thread is named, then the process dies of SIGSEGV
 check_overflow() {
 	expect_status "$1" 139 || return

@@ -13,7 +13,7 @@
  *   __syscall(nr, ...)         a raw system call: the result or -errno
  *   __libc_sigaction(s,n,o)    the kernel's disposition, bypassing green
  *   GREEN_LIBC_SIGS            signals the libc keeps for itself
- *   GREEN_PAGE_SIZE, GREEN_STACK_DEFAULT, GREEN_GUARD_DEFAULT
+ *   GREEN_PAGE_SIZE, GREEN_GUARD_DEFAULT
  *   green_tls_save(t), green_tls_load(t)
  *                              the libc's per-thread state, bound
  *                              shallowly on every switch while threads
@@ -52,7 +52,6 @@
 #define GREEN_LIBC_SIGS (1ULL << 31 | 1ULL << 32 | 1ULL << 33)
 
 #define GREEN_PAGE_SIZE     PAGE_SIZE
-#define GREEN_STACK_DEFAULT __default_stacksize
 #define GREEN_GUARD_DEFAULT __default_guardsize
 #define GREEN_C11_ATTR      __ATTRP_C11_THREAD
 

@@ -555,10 +555,14 @@ hidden void __green_copied_for_core(void)
 	}
 }
 
-/* The usable size of a slot. */
+/* The usable size of a slot: GREEN_COPIED_REGION, else as deep as a
+ * separate stack's default (glibc's on a 64-bit CPU: address space, no
+ * memory but what the thread touches and no copying but its live
+ * part), or 1 MiB on a 32-bit CPU, whose address space is scarce. */
 hidden size_t __green_copied_room(void)
 {
-	size_t size = __green_config.region_size ? __green_config.region_size : 1 << 20;
+	size_t size = __green_config.region_size ? __green_config.region_size :
+	              sizeof(void *) < 8 ? (size_t)1 << 20 : green_stack_default();
 	return (size + GREEN_PAGE_SIZE - 1) & -GREEN_PAGE_SIZE;
 }
 

@@ -160,8 +160,10 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	if (!fn) return EINVAL;
 	__green_init();
 	if (refused) return refused;
-	/* an attribute's size, else GREEN_STACK_SIZE, else the default */
-	size = __green_config.stack_size ? __green_config.stack_size : GREEN_STACK_DEFAULT;
+	/* an attribute's size, else GREEN_STACK_SIZE, else (0 here) the
+	 * default: a copied thread's slot, or a separate stack's default
+	 * (__green_stack_alloc) */
+	size = __green_config.stack_size;
 	guard = GREEN_GUARD_DEFAULT;
 	mode = __green_config.stack_mode;
 	if (attrp && !c11) {
