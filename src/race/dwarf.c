@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "race.h"
+#include "dwread.h"
 
 struct row {
 	uint64_t addr;
@@ -42,62 +43,6 @@ static const unsigned char *line_str, *str;
 static size_t line_str_size, str_size;
 
 /* ---- reading */
-struct in { const unsigned char *p, *end; int bad; };
-
-static uint64_t u(struct in *in, int n)
-{
-	uint64_t v = 0;
-	int i;
-	if (in->end - in->p < n) {
-		in->bad = 1;
-		in->p = in->end;
-		return 0;
-	}
-	for (i = 0; i < n; i++) v |= (uint64_t)in->p[i] << (8 * i);
-	in->p += n;
-	return v;
-}
-
-static uint64_t uleb(struct in *in)
-{
-	uint64_t v = 0;
-	int s = 0;
-	while (in->p < in->end) {
-		unsigned char b = *in->p++;
-		if (s < 64) v |= (uint64_t)(b & 0x7f) << s;
-		s += 7;
-		if (!(b & 0x80)) return v;
-	}
-	in->bad = 1;
-	return v;
-}
-
-static int64_t sleb(struct in *in)
-{
-	int64_t v = 0;
-	int s = 0;
-	unsigned char b = 0x80;
-	while (in->p < in->end && (b & 0x80)) {
-		b = *in->p++;
-		if (s < 64) v |= (int64_t)(b & 0x7f) << s;
-		s += 7;
-	}
-	if (s < 64 && (b & 0x40)) v |= -((int64_t)1 << s);
-	return v;
-}
-
-static const char *cstr(struct in *in)
-{
-	const char *s = (const char *)in->p;
-	while (in->p < in->end && *in->p) in->p++;
-	if (in->p >= in->end) {
-		in->bad = 1;
-		return "";
-	}
-	in->p++;
-	return s;
-}
-
 static const char *strp(const unsigned char *sec, size_t size, uint64_t off)
 {
 	return sec && off < size ? (const char *)sec + off : "";

@@ -29,7 +29,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include "race.h"
-#include "../core/lifecycle.h"
+#include "thread/lifecycle.h"
 
 /* (sys/epoll.h's endian.h is not warning-clean in this build) */
 struct epoll_event;
@@ -175,18 +175,21 @@ static void duped(int old, int new, int write, const void *fn, const void *ret)
 }
 
 /* ---- creation */
+/* open's and openat's mode, present when the flags create a file */
+#define MODE(flags, mode) do { \
+		va_list ap_; \
+		va_start(ap_, flags); \
+		mode = flags & (O_CREAT | O_TMPFILE) ? va_arg(ap_, mode_t) : 0; \
+		va_end(ap_); \
+	} while (0)
+
 int __real_open(const char *, int, ...);
 int __wrap_open(const char *path, int flags, ...)
 {
 	const void *ret = RET;
-	mode_t mode = 0;
+	mode_t mode;
 	int fd;
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
+	MODE(flags, mode);
 	fd = __real_open(path, flags, mode);
 	made(fd, FILE_FD, (const void *)__real_open, ret);
 	return fd;
@@ -196,14 +199,9 @@ int __real_openat(int, const char *, int, ...);
 int __wrap_openat(int dir, const char *path, int flags, ...)
 {
 	const void *ret = RET;
-	mode_t mode = 0;
+	mode_t mode;
 	int fd;
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
+	MODE(flags, mode);
 	fd = __real_openat(dir, path, flags, mode);
 	made(fd, FILE_FD, (const void *)__real_openat, ret);
 	return fd;

@@ -15,58 +15,12 @@
  */
 #include <string.h>
 #include "race.h"
+#include "dwread.h"
 
 static const unsigned char *info, *abbrev, *str, *line_str, *ranges, *rnglists, *addr_sec;
 static size_t info_size, abbrev_size, str_size, line_str_size, ranges_size, rnglists_size,
               addr_size;
 static int loaded;
-
-struct in { const unsigned char *p, *end; };
-
-static uint64_t u(struct in *in, int n)
-{
-	uint64_t v = 0;
-	int i;
-	if (in->end - in->p < n) {
-		in->p = in->end;
-		return 0;
-	}
-	for (i = 0; i < n; i++) v |= (uint64_t)in->p[i] << (8 * i);
-	in->p += n;
-	return v;
-}
-
-static uint64_t uleb(struct in *in)
-{
-	uint64_t v = 0;
-	int s = 0;
-	while (in->p < in->end) {
-		unsigned char b = *in->p++;
-		if (s < 64) v |= (uint64_t)(b & 0x7f) << s;
-		s += 7;
-		if (!(b & 0x80)) break;
-	}
-	return v;
-}
-
-static int64_t sleb(struct in *in)
-{
-	int64_t v = 0;
-	int s = 0;
-	unsigned char b = 0x80;
-	while (in->p < in->end && (b & 0x80)) {
-		b = *in->p++;
-		if (s < 64) v |= (int64_t)(b & 0x7f) << s;
-		s += 7;
-	}
-	if (s < 64 && (b & 0x40)) v |= -((int64_t)1 << s);
-	return v;
-}
-
-static void skip(struct in *in, uint64_t n)
-{
-	in->p += (uint64_t)(in->end - in->p) < n ? (uint64_t)(in->end - in->p) : n;
-}
 
 /* ---- a unit */
 struct abbrev {
@@ -85,7 +39,7 @@ struct unit {
 
 static void read_abbrevs(struct unit *cu)
 {
-	struct in in = { abbrev + cu->abbrev_off, abbrev + abbrev_size };
+	struct in in = { abbrev + cu->abbrev_off, abbrev + abbrev_size, 0 };
 	cu->nab = 0;
 	if (cu->abbrev_off >= abbrev_size) return;
 	while (in.p < in.end && cu->nab < 512) {
@@ -133,10 +87,7 @@ static uint64_t value(struct in *in, const struct unit *cu, uint64_t form, int64
 	case 0x1e: skip(in, 16); return 0;
 	case 0x0d: return (uint64_t)sleb(in);
 	case 0x0f: case 0x15: case 0x22: case 0x23: case 0x1b: return uleb(in);
-	case 0x08: *s = (const char *)in->p;
-		while (in->p < in->end && *in->p) in->p++;
-		if (in->p < in->end) in->p++;
-		return 0;
+	case 0x08: *s = cstr(in); return 0;
 	case 0x0e: x = u(in, off); *s = x < str_size ? (const char *)str + x : 0; return x;
 	case 0x1f: x = u(in, off); *s = x < line_str_size ? (const char *)line_str + x : 0; return x;
 	case 0x10: return u(in, cu->version <= 2 ? 8 : off);          /* ref_addr */
@@ -315,7 +266,7 @@ static void load(void)
 /* The unit's header and first entry's bases; 0 if not a unit to read. */
 static int open_unit(struct unit *cu, const unsigned char *p, const unsigned char **next)
 {
-	struct in in = { p, info + info_size };
+	struct in in = { p, info + info_size, 0 };
 	uint64_t len = u(&in, 4);
 	int type = 1;
 	cu->off64 = 0;
@@ -364,7 +315,7 @@ hidden int __race_inlined(uintptr_t pc, struct race_inlined *out, int max)
 		/* the unit entry: its bases (str_offsets, addr, rnglists: 0x72..0x74
 		 * are read again below, as read_die does not keep them) */
 		{
-			struct in sp = { d.ab->specs, abbrev + abbrev_size }, v = { cu.dies, cu.end };
+			struct in sp = { d.ab->specs, abbrev + abbrev_size, 0 }, v = { cu.dies, cu.end, 0 };
 			const char *s;
 			uleb(&v);
 			for (;;) {

@@ -31,7 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "race.h"
-#include "../core/report.h"
+#include "base/report.h"
 
 hidden struct race_options __race_opt = { .exitcode = 66, .report_bugs = 1,
                                           .report_thread_leaks = 1 };

@@ -38,8 +38,8 @@
 
 #include <stdint.h>
 #include <stddef.h>
-#include "../core/gthread.h"
-#include "../core/section.h"
+#include "base/gthread.h"
+#include "base/section.h"
 
 #define RACE_NPLANE 4                /* access records per 8-byte granule */
 #define RACE_TID_BITS 19
