@@ -29,7 +29,6 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include "race.h"
-#include "thread/lifecycle.h"
 
 /* (sys/epoll.h's endian.h is not warning-clean in this build) */
 struct epoll_event;

@@ -33,10 +33,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 #include "race.h"
-#include "thread/lifecycle.h"
-#include "base/report.h"
 #include "base/gconfig.h"
-#include "stack/gstack.h"
 
 hidden int __race_nreports;
 hidden void __green_explore_where(uint64_t *steps, uint64_t *hash);
