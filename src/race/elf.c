@@ -42,13 +42,13 @@ static void load(void)
 		exe[n] = 0;
 		if ((b = strrchr(exe, '/'))) memmove(exe, b + 1, strlen(b));
 	}
-	if ((fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) < 0) return;
+	if ((fd = __real_open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) < 0) return;
 	if (fstat(fd, &st) || (image = mmap(0, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
 		image = 0;
-		close(fd);
+		__real_close(fd);
 		return;
 	}
-	close(fd);
+	__real_close(fd);
 	eh = (const Elf64_Ehdr *)image;
 	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
 	    !eh->e_shoff || eh->e_shstrndx >= eh->e_shnum) {

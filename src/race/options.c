@@ -130,7 +130,7 @@ static int nsupp;
 
 static void read_suppressions(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = __real_open(path, O_RDONLY | O_CLOEXEC);
 	char *text, *p, *e;
 	long n, got = 0, cap = 1 << 16;
 	if (fd < 0) {
@@ -138,8 +138,8 @@ static void read_suppressions(const char *path)
 		return;
 	}
 	text = __race_alloc(cap);
-	while (got < cap - 1 && (n = read(fd, text + got, cap - 1 - got)) > 0) got += n;
-	close(fd);
+	while (got < cap - 1 && (n = __real_read(fd, text + got, cap - 1 - got)) > 0) got += n;
+	__real_close(fd);
 	text[got] = 0;
 	for (p = text; *p; p = e) {
 		char *q, *colon;

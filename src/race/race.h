@@ -159,6 +159,12 @@ static inline void race_leave(void)
 		return r_; \
 	}
 
+/* The detector's own file reads call the libc's entry points past their
+ * wrappers (fd.c), which would record them as the program's. */
+int __real_open(const char *, int, ...);
+int __real_close(int);
+long __real_read(int, void *, size_t);
+
 /* ---- thread.c */
 extern hidden struct race_thread **__race_threads;   /* by tid */
 extern hidden unsigned __race_nthreads;

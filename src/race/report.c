@@ -254,11 +254,11 @@ static int in(uintptr_t a, const void *lo, size_t n)
 static int in_main_stack(uintptr_t a)
 {
 	char line[512];
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0;
+	int fd = __real_open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0;
 	size_t n = 0;
 	long k;
 	if (fd < 0) return 0;
-	while ((k = read(fd, line + n, sizeof line - 1 - n)) > 0 || n) {
+	while ((k = __real_read(fd, line + n, sizeof line - 1 - n)) > 0 || n) {
 		char *nl;
 		n += k > 0 ? (size_t)k : 0;
 		line[n] = 0;
@@ -275,7 +275,7 @@ static int in_main_stack(uintptr_t a)
 		n -= nl + 1 - line;
 		memmove(line, nl + 1, n);
 	}
-	close(fd);
+	__real_close(fd);
 	return found;
 }
 
