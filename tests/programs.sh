@@ -124,6 +124,20 @@ for mode in separate copied; do
 	fi
 done
 
+# ---- exittwice: threads calling exit() at once: one runs it, the
+# others wait for the end (the destructors run once), plainly and under
+# seeded schedules, both stack modes
+bad=
+for mode in separate copied; do
+	for s in off pct:1 pct:2 random:1 random:2; do
+		if [ $s = off ]; then run_env GREEN_STACKS=$mode -- "$P/exittwice-green"
+		else run_env GREEN_STACKS=$mode GREEN_SCHED=$s -- "$P/exittwice-green"; fi
+		[ "$st" = 3 ] || bad="$bad $s/$mode (status $st: $(head -c 80 "$T/err"))"
+	done
+done
+if [ -z "$bad" ]; then pass "exittwice-green: one thread runs exit(), 5 schedules, both stack modes"
+else fail "exittwice-green:$bad"; fi
+
 # ---- stacksize: the guard right past the size asked for (separate
 # stacks: a copied thread's room is its slot), a deep default stack
 # without attributes (both stack modes), the default glibc's

@@ -61,6 +61,7 @@ enum gwait {
 	GW_CHILD,       /* a child process changing state (io.c) */
 	GW_RETRY,       /* polled at growing intervals: locks, queues (io.c) */
 	GW_AIO,         /* an asynchronous I/O request to complete (aio.c) */
+	GW_EXIT,        /* the process's end: another thread runs exit() (procexit.c) */
 };
 
 /*
