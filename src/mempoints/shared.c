@@ -168,5 +168,5 @@ hidden void __green_mp_touch(const volatile void *addr, int poll)
 		s->owner = SHARED;
 		after_first = me;
 	}
-	__green_explore_point(1);
+	__green_explore_access_point(addr, !poll);
 }
