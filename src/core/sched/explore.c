@@ -109,6 +109,7 @@
 
 hidden uint64_t __green_vclock = VCLOCK_START;
 hidden uintptr_t __green_explore_access;    /* POS: the access of the point being made */
+hidden int __green_mp_accessed;             /* a memory access since the last block point */
 
 hidden int __green_xmode;
 static uint64_t rng[4];
@@ -395,9 +396,19 @@ __attribute__((destructor)) static void at_exit(void)
  * The fine-grained point: `green-cc --sched-points` compiles the program
  * with -fsanitize-coverage=trace-pc, which calls this at every basic
  * block.  It lives here, in code compiled without the flag (or it would
- * call itself).  Outside GREEN_SCHED it costs a load and a branch.
+ * call itself).  Outside GREEN_SCHED it costs a load and a branch.  In
+ * code also built with memory points (`--sched-points=all`), a block
+ * that follows one that made memory accesses is no point: those were.
  */
 void __sanitizer_cov_trace_pc(void)
 {
-	if (__green_xmode) __green_explore_point(1);
+	if (!__green_xmode) return;
+	if (__green_mp_accessed) {
+		/* --sched-points=all: the block before made memory accesses,
+		 * which offered their own points; a block point serves only
+		 * code that makes none (a total kept in a register) */
+		__green_mp_accessed = 0;
+		return;
+	}
+	__green_explore_point(1);
 }

@@ -6,6 +6,7 @@
 #include "base/gthread.h"
 
 struct gq;
+extern hidden int __green_mp_accessed;            /* set by every memory access (mempoints) */
 extern hidden uintptr_t __green_explore_access;   /* the access of the point being made, or 0 */
 hidden uint64_t __green_explore_fresh(void);      /* a fresh random priority (explore.c) */
 hidden int __green_pos_point(struct green_thread *self, int fine);
