@@ -75,8 +75,8 @@ struct slot {
 
 static struct slot *table;
 static size_t cap, used;
-static uintptr_t last_key;
-static struct slot *last;
+static uintptr_t last_lo;         /* the first address of the last key's page */
+static struct slot *last;         /* its slot, 0 when none */
 static uint32_t poller;          /* the thread of the current run of polls */
 static unsigned polls;
 static uint32_t after_first;     /* the thread that owes a point after a first touch */
@@ -113,23 +113,29 @@ static int grow(void)
 	if (table) munmap(table, cap * sizeof(struct slot));
 	table = t;
 	cap = n;
-	last_key = 0;
+	last = 0;
 	return 1;
 }
 
 /* The table's key of an address: its page number + 1, or for the
- * initial stack the page of its distance below the anchor (see above). */
-static uintptr_t key_of(uintptr_t a)
+ * initial stack the page of its distance below the anchor (see above);
+ * *lo the first address of that page. */
+static uintptr_t key_of(uintptr_t a, uintptr_t *lo)
 {
+	uintptr_t k;
 	if (!anchor) anchor = (uintptr_t)green_initial_stack_addr();
-	if (a <= anchor && anchor - a < MAIN_STACK_SPAN)
-		return MAIN_STACK_KEY | ((anchor - a) >> PAGE_SHIFT);
+	if (a <= anchor && anchor - a < MAIN_STACK_SPAN) {
+		k = (anchor - a) >> PAGE_SHIFT;
+		*lo = anchor - (k << PAGE_SHIFT) - ((1ul << PAGE_SHIFT) - 1);
+		return MAIN_STACK_KEY | k;
+	}
+	*lo = a & -(1ul << PAGE_SHIFT);
 	return (a >> PAGE_SHIFT) + 1;
 }
 
 hidden void __green_mp_touch(const volatile void *addr, int poll)
 {
-	uintptr_t key = key_of((uintptr_t)addr);
+	uintptr_t a = (uintptr_t)addr, key, lo;
 	uint32_t me = __green_cur->id;
 	struct slot *s;
 
@@ -149,9 +155,10 @@ hidden void __green_mp_touch(const volatile void *addr, int poll)
 		__green_explore_yielded();
 		__green_explore_point(0);
 	}
-	if (key == last_key) {
+	if (last && a - last_lo < (1ul << PAGE_SHIFT)) {
 		s = last;
 	} else {
+		key = key_of(a, &lo);
 		if (2 * (used + 1) > cap && !grow()) return;
 		s = probe(table, cap, key);
 		if (!s->key) {   /* the first touch of the page */
@@ -160,7 +167,7 @@ hidden void __green_mp_touch(const volatile void *addr, int poll)
 			used++;
 			after_first = me;
 		}
-		last_key = key;
+		last_lo = lo;
 		last = s;
 	}
 	if (s->owner == me) return;
@@ -168,5 +175,8 @@ hidden void __green_mp_touch(const volatile void *addr, int poll)
 		s->owner = SHARED;
 		after_first = me;
 	}
-	__green_explore_access_point(addr, !poll);
+	if (__green_xmode == GREEN_SCHED_POS)
+		__green_explore_access_point(addr, !poll);   /* POS must know the access */
+	else
+		__green_explore_point(1);
 }
