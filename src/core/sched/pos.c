@@ -34,8 +34,6 @@
  * inside.
  */
 #include "base/gthread.h"
-#include "base/gconfig.h"
-#include "sched/gsched.h"
 #include "sched/pos.h"
 
 #define FINE_RUN 32          /* block points per event, on average */
