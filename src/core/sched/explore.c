@@ -183,7 +183,10 @@ static void decided(const struct green_thread *t)
 
 static uint64_t prio(struct green_thread *t)
 {
-	if (!t->xprio) t->xprio = __green_explore_fresh();
+	if (!t->xprio) {
+		t->xprio = __green_explore_fresh();
+		t->xevent = 0;   /* not zeroed at creation: valid with xprio (gthread.h) */
+	}
 	return t->xprio;
 }
 

@@ -78,6 +78,6 @@ hidden void __green_pos_ran(struct gq *q, struct green_thread *best)
 	struct green_thread *t;
 
 	for (t = q->head; t; t = t->q_next)
-		if (t != best && conflict(t->xevent, best->xevent))
+		if (t != best && t->xprio && conflict(t->xevent, best->xevent))   /* xevent: valid once seen */
 			t->xprio = __green_explore_fresh();
 }
