@@ -252,9 +252,10 @@ run() { run_for "$limit" "$@"; }
 # run_append NAME COMMAND...: as run, its output appended to raw/NAME
 # (runs alternated in rounds, one file per side)
 run_append() {
-	name=$1
+	app=$1   # (run_for sets name)
 	shift
-	run_for "$limit" x.tmp "$@" && cat "$raw/x.tmp" >>"$raw/$name"
+	run_for "$limit" x.tmp "$@"
+	cat "$raw/x.tmp" >>"$raw/$app"
 	rm -f "$raw/x.tmp" "$raw/x.tmp.err"
 }
 
