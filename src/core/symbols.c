@@ -14,17 +14,17 @@
  * A variable: the data symbol (STT_OBJECT) that holds the address, as
  * 'ledger', or 'accounts+0x28' for a member of a larger object.
  *
- * A frame: a parked thread's stack is read upwards from its saved stack
- * pointer (a cold copied stack from its save area), each word that is
- * the address of code inside a function — on x86_64, one that follows
- * a call instruction, as a return address does — taken for a return
- * address.  The frames of green and the libc come first (the switch,
- * the scheduler, the wait, the entry point such as
- * pthread_mutex_lock); the first return address after a libc entry
- * point (a visible global function with a reserved name or a threads
- * call's) that lies in a function of the program is where the program
- * called it: `take_vault_then_ledger+0x1c`.  Without unwind tables this is a
- * scan, not an unwinding; gdb shows the whole stack (docs/debugging.md).
+ * A frame (x86_64): a parked thread's stack is read upwards from its
+ * saved stack pointer (a cold copied stack from its save area).  The
+ * frames of green and the libc come first (the switch, the scheduler,
+ * the wait, the entry point such as pthread_mutex_lock, which may have
+ * jumped on to a static function and left no frame); the first word
+ * that is a return address from a direct call (call rel32, decoded) to
+ * a libc entry point — a visible global function with a reserved name
+ * or a threads call's — made by a function of the program is where the
+ * program called to wait: `take_vault_then_ledger+0x26`.  This is a
+ * scan, not an unwinding (there are no unwind tables to trust); gdb
+ * shows the whole stack (docs/debugging.md).  Other CPUs name no frame.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -169,36 +169,30 @@ static int entry_point(const Sym *s)
 	return 0;
 }
 
-#if defined(__x86_64__)
-#define DECODES_CALLS 1
-#else
-#define DECODES_CALLS 0
-#endif
-
-/* Is a a return address, the end of a call instruction?  2 if the call
- * is known to go to a libc entry point, 1 if it may.  (x86_64 decodes
- * the call; elsewhere every code address may be one.) */
-static int after_call(uintptr_t a)
+/* Is a a return address from a call to a libc entry point?  x86_64
+ * decodes the call before it (call rel32: the target is known); other
+ * CPUs do not name the frame (no stack is read there). */
+static int calls_entry(uintptr_t a)
 {
 #if defined(__x86_64__)
 	const unsigned char *p = (const unsigned char *)a;
-	if (p[-5] == 0xe8) {   /* call rel32: where to is known */
-		int32_t rel;
-		const Sym *to;
-		memcpy(&rel, p - 4, sizeof rel);
-		to = symbol_at(a + rel, STT_FUNC);
-		return to && entry_point(to) ? 2 : 1;
-	}
-	/* call *reg, *(reg), *disp8(reg), *disp32(reg): ff /2, with or
-	 * without a REX prefix */
-	for (int n = 2; n <= 7; n++)
-		if (p[-n] == 0xff && (p[-n + 1] & 0x38) == 0x10) return 1;
-	return 0;
+	int32_t rel;
+	const Sym *to;
+	if (p[-5] != 0xe8) return 0;
+	memcpy(&rel, p - 4, sizeof rel);
+	to = symbol_at(a + rel, STT_FUNC);
+	return to && entry_point(to);
 #else
 	(void)a;
-	return 1;
+	return 0;
 #endif
 }
+
+#if defined(__x86_64__)
+#define NAMES_FRAMES 1
+#else
+#define NAMES_FRAMES 0
+#endif
 
 /* The word at address a of t's stack [lo, hi), or 0 past it: from the
  * save area while a copied thread is cold. */
@@ -226,10 +220,9 @@ hidden int __green_wait_frame(struct green_thread *t, const void *from, char *bu
 {
 	enum { REACH = 2048 };   /* words looked at, at most */
 	uintptr_t lo, hi, a, w;
-	int entered = 0;
 
 	load();
-	if (!nsyms) return 0;
+	if (!nsyms || !NAMES_FRAMES) return 0;
 	lo = t == __green_cur ? (uintptr_t)from : (uintptr_t)t->sp + GREEN_ARCH_STACK_BIAS;
 	hi = t == &__green_main ? (uintptr_t)green_initial_stack_addr()
 	                        : (uintptr_t)t->stack_lo + t->stack_size;
@@ -238,27 +231,15 @@ hidden int __green_wait_frame(struct green_thread *t, const void *from, char *bu
 	for (a = lo; a < hi && a < lo + REACH * sizeof w; a += sizeof w) {
 		const Sym *s;
 		const char *n;
-		int call;
-		if (!(w = stack_word(t, lo, hi, a)) || !(s = symbol_at(w, STT_FUNC)) ||
-		    !(call = after_call(w)))
+		/* a return address into the program's function that called
+		 * a libc entry point (which may have jumped on to a static
+		 * function of its own, leaving no frame) */
+		if (!(w = stack_word(t, lo, hi, a)) || !(s = symbol_at(w, STT_FUNC)))
 			continue;
 		n = strs + s->st_name;
-		if (libc_name(n)) {
-			/* the libc's: the program's frame is above an entry
-			 * point's (a static or hidden function of green's
-			 * below it is not the program's) */
-			entered |= entry_point(s);
-			continue;
-		}
-		/* the program's function: the one that called the entry
-		 * point (which may have jumped on to a static function,
-		 * leaving no frame of its own).  Where the call is decoded
-		 * (x86_64) nothing else is taken: a static function of the
-		 * libc's has a name like the program's. */
-		if (call == 2 || (entered && !DECODES_CALLS)) {
-			snprintf(buf, len, "%s+%#lx", n, (unsigned long)(w - (s->st_value + bias)));
-			return 1;
-		}
+		if (libc_name(n) || !calls_entry(w)) continue;
+		snprintf(buf, len, "%s+%#lx", n, (unsigned long)(w - (s->st_value + bias)));
+		return 1;
 	}
 	return 0;
 }
