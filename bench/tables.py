@@ -355,7 +355,7 @@ class Tables:
             t = self.raw.t("sep.ticks.q1", "preempt_switch")
             pre["sep"] = cell(t) + " (1 ms quantum)%s" % self.p10("sep.ticks.q1") if t else "n/a (no preemption seen)"
         else:
-            sched["sep"] = pre["sep"] = "n/a (time-slice tick not built yet)"
+            sched["sep"] = pre["sep"] = "n/a (the probe saw no time-slice tick)"
         if self.copied:
             sched["cop"] = pre["cop"] = "n/a (measured with separate stacks only)"
         a = self.raw.run("k11.ticks").V.get("alone")
@@ -807,7 +807,7 @@ class Tables:
                    "copied against separate stacks; copied fit over 0.5–4 KB: %s + %s per KB." %
                    (dval(f[0]), dval(f[1])) if f else "`stack-depth.svg`.")
         else:
-            self.w("`stack-depth.svg`: copied stacks are not built yet, so the plot shows only "
+            self.w("`stack-depth.svg`: the probe found no copied stacks, so the plot shows only "
                    "the control, separate stacks, which should be flat in the live stack depth.")
         self.w()
         with open(path, "w") as f:
@@ -1094,7 +1094,7 @@ def plot(raw, path, copied, fitted=None):
             L + 36, ly + 2, val(a), val(b)))
     if not copied:
         o.append('<text x="%d" y="%d" font-size="14" fill="#d62728" text-anchor="middle">'
-                 'Copied stacks are not built yet: no copied-stack points.</text>' % (
+                 'The probe found no copied stacks: no copied-stack points.</text>' % (
                      (L + W - R) / 2, Tp + 60))
         o.append('<text x="%d" y="%d" fill="#555" text-anchor="middle">Shown: separate stacks, '
                  'the control (the switch copies nothing, so it should be flat).</text>' % (
