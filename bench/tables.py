@@ -746,7 +746,8 @@ class Tables:
                "thread control block of its own and moves the thread pointer on "
                "every switch; one without keeps one shared TCB (`src/core/tls.c`). "
                "Yield busy (one switch) of the same program without and with a TLS "
-               "segment (`bench/tls.c`), each pair measured back to back:")
+               "segment (`bench/tls.c`), the two programs alternated in rounds (the extra "
+               "taken within each round):")
         self.w()
         self.tls_table()
         self.w()
