@@ -52,22 +52,23 @@ out=$builddir/bench
 command -v python3 >/dev/null 2>&1 || { echo "run.sh: python3 is needed for the tables" >&2; exit 1; }
 mkdir -p "$out/runs"
 
-# the phases, in the order they run: key, the seconds each took on an
-# idle 2-CPU machine (full, then --quick; bench/README.md), the estimate
-# when no earlier run has its own figure, and what the phase fills
-PHASES="probes:3:3:which features are live (copied stacks, the tick): every table
-fastpath:35:15:Fast paths in CPU time (bench/fastpath.sh)
-micro:60:20:the micro-metric rows of the IEEE 1003.4 table; copied stacks at four depths
-sweep:40:15:Switch cost against live stack depth (stack-depth.svg)
-tls:15:8:Per-thread TLS
-ticks:6:2:Scheduler overhead, Preemptive switch rows
-maxthreads:70:25:Maximum threads, Memory per thread rows
-procswitch:4:2:Process-context switch row and table
-workloads:150:35:Workloads: Ping-Pong, shared data, bursty threads
-pshared:10:4:Cross-process wake-up
-explore:60:20:Seeded schedules
-echo:100:20:Thread per connection against an event loop (bench/echo.sh)
-http:500:80:A thread-pool HTTP server (bench/http.sh), server.svg"
+# the phases, in the order they run: key, the seconds each took in a
+# full and in a --quick run on this 2-CPU machine (bench/README.md,
+# loaded: load average in the tens), the estimate when no earlier run
+# has its own figure, and what the phase fills
+PHASES="probes:1:1:which features are live (copied stacks, the tick): every table
+fastpath:55:13:Fast paths in CPU time (bench/fastpath.sh)
+micro:40:5:the micro-metric rows of the IEEE 1003.4 table; copied stacks at four depths
+sweep:8:2:Switch cost against live stack depth (stack-depth.svg)
+tls:6:1:Per-thread TLS
+ticks:3:1:Scheduler overhead, Preemptive switch rows
+maxthreads:26:9:Maximum threads, Memory per thread rows
+procswitch:1:1:Process-context switch row and table
+workloads:408:88:Workloads: Ping-Pong, shared data, bursty threads
+pshared:153:24:Cross-process wake-up
+explore:28:3:Seeded schedules
+echo:290:5:Thread per connection against an event loop (bench/echo.sh)
+http:719:94:A thread-pool HTTP server (bench/http.sh), server.svg"
 phase_keys=$(printf '%s\n' "$PHASES" | cut -d: -f1 | tr '\n' ' ')
 
 if [ $action = compare ]; then

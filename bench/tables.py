@@ -189,6 +189,14 @@ def ratio(a, b):
     return ("%.0f×" if r >= 100 else "%.1f×" if r >= 10 else "%.2f×") % r
 
 
+def plain_ratio(a, b):
+    """The ratio of two timings' medians; "—" when either is missing or
+    marked noisy (its spread swamps it, and so would the ratio's)."""
+    if not a or not b or stats.noisy(*a[:3]) or stats.noisy(*b[:3]):
+        return "—"
+    return ratio(a[0], b[0])
+
+
 # ---- the tables
 
 class Tables:
@@ -402,8 +410,8 @@ class Tables:
 
         def timing(name, metric, switch=False, pth_missing=None):
             cells = [self.micro_cell(c, metric, switch, pth_missing) for c in cols]
-            self.row(self.raw.label(metric, name), cells,
-                     ratio(self.med("k11", metric), self.med("sep", metric)))
+            a, b = (self.raw.t(c + ".micro", metric) for c in ("k11", "sep"))
+            self.row(self.raw.label(metric, name), cells, plain_ratio(a, b))
 
         def deriv(name, key, terms):
             cells = [self.derived_cell(c, terms) for c in cols]
@@ -552,7 +560,7 @@ class Tables:
                 cells.append(s)
             a = self.raw.t("k11." + f, metric)
             b = self.raw.t("sep." + f, metric)
-            self.row(name, cells, ratio(a and a[0], b and b[0]))
+            self.row(name, cells, plain_ratio(a, b))
 
         for f in ("pp.one", "pp.many"):
             g, i = self.pingpong_size(f)
@@ -599,9 +607,12 @@ class Tables:
                 now = stats.Diff.exact(t[0]) if t else None   # a plain timing
             if key == "procswitch":
                 name += " (an OS figure, not green's)"
-            self.w("| %s | %s µs | %s µs | %s | %s |" % (
-                name, m370, m835, dval(now) if now is not None else "n/a",
-                ratio(m835 * 1000, now) if now else "—"))
+            shown = dval(now) if now is not None else "n/a"
+            r = ratio(m835 * 1000, now) if now else "—"
+            if now is not None and key not in ("procswitch", "tick", "lock_manip", "event_manip") \
+                    and stats.noisy(*t[:3]):
+                shown, r = shown + " " + stats.NOISY, "—"   # swamped by its spread
+            self.w("| %s | %s µs | %s µs | %s | %s |" % (name, m370, m835, shown, r))
         yb = self.med("sep", "yield_busy")
         yk = self.med("k11", "yield_busy")
         if ps and yb:
