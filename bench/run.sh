@@ -148,7 +148,7 @@ fi
 # Ping-Pong sizes (--quick shrinks them to stay under 3 minutes)
 if [ $quick = yes ]; then
 	trials=5 scale=0.25 budget=6 min_trials=1 limit=90
-	pp_one="1 200000" pp_many="1000 100" pth_many_limit=15 ps_rounds=1000
+	pp_one="1 200000" pp_many="1000 100" pth_many_limit=15 ps_rounds=300
 else
 	trials=11 scale=1 budget=40 min_trials=3 limit=300
 	pp_one="1 1000000" pp_many="5000 100" pth_many_limit=60 ps_rounds=5000
@@ -170,7 +170,7 @@ dur() {   # dur SECONDS: "1 min 5 s"
 
 # ---- phases and progress.  Each phase's estimate is what it took in
 # the latest earlier run of the same kind (full or --quick) that ran it,
-# else the idle machine's figure of PHASES; what each phase took is
+# else PHASES' figure; what each phase took is
 # written to raw/phases for the next run.  A ticker in the background
 # says every BENCH_PROGRESS_SECS where the run is (bench/http.sh, the
 # last and longest phase, also counts its trials on the same clock).
