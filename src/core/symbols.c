@@ -154,6 +154,7 @@ static int libc_name(const char *n)
 	return 0;
 }
 
+#if defined(__x86_64__)
 /* Is the function at s a libc entry point: has it a visible global
  * name that is reserved or a threads call's (pthread_mutex_lock, whose
  * other name __pthread_mutex_lock is hidden)? */
@@ -168,6 +169,7 @@ static int entry_point(const Sym *s)
 	}
 	return 0;
 }
+#endif
 
 /* Is a a return address from a call to a libc entry point?  x86_64
  * decodes the call before it (call rel32: the target is known); other
