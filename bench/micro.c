@@ -42,7 +42,7 @@
  *                         thread that returns at once
  *   yield_busy_cpuclock   yield_busy after the program has read a thread
  *                         CPU-time clock: green then accounts CPU time per
- *                         thread at every switch (src/core/cputime.c), so
+ *                         thread at every switch (src/core/sched/cputime.c), so
  *                         minus yield_busy it is that accounting's cost per
  *                         switch.  Last, because green cannot turn it off.
  */

@@ -755,7 +755,7 @@ class Tables:
         self.w()
         self.w("A program with `__thread` variables runs each green thread on a "
                "thread control block of its own and moves the thread pointer on "
-               "every switch; one without keeps one shared TCB (`src/core/tls.c`). "
+               "every switch; one without keeps one shared TCB (`src/core/stack/tls.c`). "
                "Yield busy (one switch) of the same program without and with a TLS "
                "segment (`bench/tls.c`), the two programs alternated in rounds (the extra "
                "taken within each round):")

@@ -2,7 +2,7 @@
  * tls.c — linked only into bench-green-tls: gives the program a TLS
  * segment (one `__thread` variable), so green runs each thread on a TCB
  * of its own and moves the thread pointer on every switch
- * (src/core/tls.c).  bench/run.sh measures yield busy with it and
+ * (src/core/stack/tls.c).  bench/run.sh measures yield busy with it and
  * without it, in both stack modes.  It also times the two ways x86_64
  * has to move the thread pointer: `wrfsbase` (where the kernel allows
  * it) and `arch_prctl(ARCH_SET_FS)`; on m68k, the two ways of reading

@@ -22,7 +22,7 @@
 # offsets of the thread descriptor's fields, the values of the states and
 # wait kinds, the saved frame of a parked thread and the addresses of the
 # thread list all come from the table __green_debug that the library
-# links into the program (src/core/debug.c), computed by the compiler.
+# links into the program (src/core/diag/gdb_layout.c), computed by the compiler.
 #
 # Viewing a parked thread.  gdb knows one thread: the kernel's, whose
 # registers are those of the green thread that runs.  A parked thread's
@@ -214,7 +214,7 @@ def _signame(s):
 
 def mutex_owner(lay, addr):
     """The descriptor address of the thread that holds the mutex at addr,
-    0 if none: the lock word less its waiters bit (src/core/sync.h)."""
+    0 if none: the lock word less its waiters bit (src/core/sync/sync.h)."""
     if not lay.has("gmutex.owner"):
         return 0
     return lay.field(addr, "gmutex.owner") & ~lay.value("gmutex.waiters_bit", 0)
@@ -269,6 +269,8 @@ def describe_wait(t):
         s = "lock word %#x" % o
     elif kind == "GW_AIO":
         s = "asynchronous I/O (aio_suspend, lio_listio or aio_cancel)"
+    elif kind == "GW_EXIT":
+        s = "exit(), which another thread runs"
     else:
         s = "%s %#x" % (kind[3:].lower() if kind.startswith("GW_") else kind, o)
     if t.deadline is not None:
@@ -321,7 +323,7 @@ def copied_stack_image(t):
     cold (or, with an older library, on the one region all copied threads
     shared).  While the thread is shown the extension writes `bytes`
     there (live process only) and restores the original bytes afterwards
-    (Selection.release).  src/core/debug.c exports where the copy is
+    (Selection.release).  src/core/diag/gdb_layout.c exports where the copy is
     (thread.copy_buf, thread.copy_len) and where it belongs
     (thread.copy_at); (None, None) for a hot thread (thread.hot), whose
     frames are in place, or the owner of an older library's region."""
@@ -557,7 +559,7 @@ def _source_root(symbol, tail):
 
 def library_dirs():
     """Where green's and musl's sources were: frames there are the library's."""
-    return [d for d in (_source_root("__green_debug", "core/debug.c"),
+    return [d for d in (_source_root("__green_debug", "core/diag/gdb_layout.c"),
                         _source_root("__libc_start_main", "src/env/__libc_start_main.c"))
             if d]
 

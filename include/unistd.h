@@ -1,7 +1,7 @@
 /*
  * unistd.h — green's overlay on the libc's <unistd.h>: the options green
  * mode adds to musl's.  Priority-inheritance and priority-ceiling
- * mutexes, robust ones too, are green's own (src/core/mutex.c); the 1:1
+ * mutexes, robust ones too, are green's own (src/core/sync/mutex.c); the 1:1
  * mode (stock musl) keeps musl's answer: undefined here, -1 from
  * sysconf.  sysconf agrees in both modes (src/members/sysconf.c).
  * _POSIX_PRIORITY_SCHEDULING and _POSIX_PRIORITIZED_IO stay undefined

@@ -712,7 +712,7 @@ START_TEST(guessed_read_finds_data)
 }
 END_TEST
 
-/* ---- an acceptor keeps the CPU (src/core/tick.c): a thread that
+/* ---- an acceptor keeps the CPU (src/core/sched/tick.c): a thread that
  * accepted a connection in its turn on the CPU is not preempted at the
  * end of its quantum until it has used 8 quanta more of CPU time.  The
  * acceptor takes 48 connections queued before it starts, computing half

@@ -11,7 +11,7 @@
  * have theirs too.
  *
  * Linking this suite gives the runner a TLS segment, so in green mode
- * every suite of this runner runs with a TCB per thread (src/core/tls.c);
+ * every suite of this runner runs with a TCB per thread (src/core/stack/tls.c);
  * tests/check-shared-tcb.sh runs the other suites without it.
  */
 #include "testutil.h"

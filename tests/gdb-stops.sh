@@ -8,7 +8,7 @@
 # thread apply all bt` must show each thread's own function as its first
 # frame outside the library; in both stack modes (the core file too: a
 # copied-stack thread's frames are put back in its own slot before a
-# signal dumps core, src/core/copied.c).  In a cross build (m68k)
+# signal dumps core, src/core/stack/copied.c).  In a cross build (m68k)
 # the same stops are made with gdb-multiarch attached to qemu-user's gdb
 # stub (lib.sh: need_gdb remote, gdb_remote), but the core file.
 . "$GREEN_SRC/tests/lib.sh"

@@ -7,7 +7,7 @@
 #     state write the running thread's struct green_libc_local, which is
 #     theirs, through green_libc_local(): not matched here);
 #   - a wait is marked a cancellation point only through GREEN_CP_WAIT
-#     (gsched.h); signal.c alone saves and restores the mark around a
+#     (gsched.h); deliver.c alone saves and restores the mark around a
 #     handler;
 #   - src/stubs/__syscall_cp.c stays the entry to the engine of
 #     src/sysio/, not the engine;
@@ -33,7 +33,7 @@ $hits"
 hits=$(grep -nE '(__green_cur|self|\bt)->[a-z_]+ *(=[^=]|\+\+|--)' src/stubs/*.c src/members/*.c)
 [ -z "$hits" ] || bad "thread-descriptor fields written in stubs or members:
 $hits"
-hits=$(grep -nE 'canceling *= *[01];' src/core/*.c src/sysio/*.c src/stubs/*.c src/members/*.c | grep -v '^src/core/signal.c:')
+hits=$(grep -nE 'canceling *= *[01];' src/core/*/*.c src/sysio/*.c src/stubs/*.c src/members/*.c | grep -v '^src/core/signal/deliver.c:')
 [ -z "$hits" ] || bad "cancellation-point marks outside GREEN_CP_WAIT:
 $hits"
 hits=$(grep -n '#include "\(io\|sysio\)\.h"' $(find src -name '*.[ch]' -not -path 'src/sysio/*'))
@@ -72,13 +72,25 @@ if command -v python3 >/dev/null 2>&1; then
 $hits"
 	T=$(mktemp -d "${TMPDIR:-/tmp}/green-layers.XXXXXX") || exit 1
 	trap 'rm -rf "$T"' EXIT
-	sed 's/^#include "gsched.h"$/&\n#include "ptimer.h"/' src/core/queue.c > "$T/queue.c"
+	sed 's/^#include "sched\/gsched.h"$/&\n#include "signal\/ptimer.h"/' src/core/sched/queue.c > "$T/queue.c"
 	hits=$(python3 tools/includes.py "$T/queue.c" 2>&1)
 	case $hits in
-	*'includes ptimer.h but uses nothing'*) ;;
+	*'includes signal/ptimer.h but uses nothing'*) ;;
 	*) bad "an unused include planted in queue.c is not caught: $hits" ;;
 	esac
 	incl="each file includes only headers it uses (a planted unused one caught)"
+	# the floors of src/core/layers.txt: clean here, and an include of
+	# a floor above planted in a copy of the tree is caught
+	hits=$(python3 tools/layers.py 2>&1) || bad "includes against the floors (tools/layers.py):
+$hits"
+	mkdir -p "$T/src" && cp -r src/core src/sysio "$T/src/" &&
+		sed -i 's/^#include "base\/section.h"$/&\n#include "thread\/lifecycle.h"/' "$T/src/core/sync/spin.c"
+	hits=$(python3 tools/layers.py src/core/layers.txt "$T/src" 2>&1)
+	case $hits in
+	*'spin.c: includes thread/lifecycle.h, a floor above'*) ;;
+	*) bad "an include of a floor above planted in spin.c is not caught: $hits" ;;
+	esac
+	incl="$incl; the core's floors hold (src/core/layers.txt; a planted upward include caught)"
 else
 	incl="SKIP: the include check (no python3)"
 fi

@@ -125,7 +125,7 @@ def main(files):
     seam = set()
     for s in SEAMS:
         seam |= decl.get(s, set())
-    essay = open(os.path.join(SRC, 'core/musl-seam.h')).read()
+    essay = open(os.path.join(SRC, 'core/base/musl-seam.h')).read()
     essay = essay[essay.index('What the core may use'):essay.index('*/')]
     seam |= set(re.findall(r'^ \*   (\w+)', essay, re.M))
     seam |= set(re.findall(r'^ \*   \w+.*?, (\w+)', essay, re.M))

@@ -25,7 +25,7 @@ set -eu
 # program that throws before anything else needed pthread_once would call
 # address 0, and so would the frame registration at start-up of a C
 # program that has the unwinder only through green's pthread_once
-# (src/core/once.c) but no mutex.
+# (src/core/sync/once.c) but no mutex.
 undef=
 for f in once mutex_lock mutex_unlock key_create getspecific setspecific; do
 	undef="$undef -u pthread_$f"
@@ -45,7 +45,7 @@ fi
 # (SIGEV_THREAD timers: src/members/timer_create.c).
 # On a 32-bit port musl's <time.h> redirects the four that take a struct
 # timespec to their 64-bit-time symbols, which every call then names:
-# those are wrapped instead (GREEN_WRAP_T64 in src/core/ptimer.h).
+# those are wrapped instead (GREEN_WRAP_T64 in src/core/signal/ptimer.h).
 case $4 in
 green) m=1 gdbobj=" $3/green-gdb.o"
 	if grep -q '_REDIR_TIME64 1' "${MKSPECS_ALLTYPES:-$2/bits/alltypes.h}" 2>/dev/null; then

@@ -44,7 +44,7 @@ void *__green_arch_make(void *top, void (*entry)(void *), void *arg);
  *                                      never the sticky exception flags
  *   __green_arch_tp_init(on_valgrind)  once, before the first of these:
  *   __green_arch_set_tp(void *tp)      move the thread pointer (per-thread
- *                                      TLS, core/tls.c); valgrind may not
+ *                                      TLS, core/stack/tls.c); valgrind may not
  *                                      emulate a user-mode instruction for it
  */
 #include "arch.h"
@@ -76,7 +76,7 @@ static inline int __green_arch_cas(volatile uintptr_t *w, uintptr_t old, uintptr
 #endif
 
 /*
- * The preemption entry is the SIGALRM handler (core/tick.c), plain C on
+ * The preemption entry is the SIGALRM handler (core/sched/tick.c), plain C on
  * every CPU.  A port built for the glibc overlay also defines
  * GREEN_ARCH_UC_PC(uc): the interrupted pc, from the third argument of an
  * SA_SIGINFO handler, so that a tick can tell the program's code from the

@@ -1,13 +1,12 @@
 /*
  * _Exit — _exit and _Exit end the process without exit's handlers, and
  * so without the destructor that prints the schedule line under
- * GREEN_SCHED (src/core/explore.c): print it here, unless exit already
+ * GREEN_SCHED (src/core/sched/explore.c): print it here, unless exit already
  * did or this is posix_spawn's vfork child, which runs on its parent's
  * memory until it execs or gives up.  Otherwise musl's two calls.
  */
 #include <stdlib.h>
-#include "gconfig.h"
-#include "lifecycle.h"
+#include "base/gconfig.h"
 
 _Noreturn void _Exit(int ec)
 {

@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 #include <signal.h>
-#include "gsignal.h"
-#include "gconfig.h"
+#include "signal/gsignal.h"
+#include "base/gconfig.h"
 
 _Noreturn void abort(void)
 {

@@ -1,13 +1,13 @@
 /*
  * clock_getres — green threads' CPU-time clocks tick in nanoseconds,
  * the resolution the kernel gives its own CPU-time clocks (the values
- * come from it: src/core/cputime.c).  Wrapped like clock_gettime
+ * come from it: src/core/sched/cputime.c).  Wrapped like clock_gettime
  * (tools/mkspecs.sh, green mode only); other clocks are musl's.
  */
 #include <time.h>
 #include <errno.h>
-#include "ptimer.h"
-#include "cputime.h"
+#include "signal/ptimer.h"
+#include "sched/cputime.h"
 
 int GREEN_REAL_T64(clock_getres, __clock_getres_time64)(clockid_t, struct timespec *);
 

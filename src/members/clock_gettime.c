@@ -1,8 +1,8 @@
 /*
  * clock_gettime — green mode answers the CPU-time clocks of green
  * threads (CLOCK_THREAD_CPUTIME_ID and pthread_getcpuclockid's ids:
- * src/core/cputime.c), and under GREEN_SCHED the wall and monotonic
- * clocks from the virtual clock (src/core/explore.c); every other clock
+ * src/core/sched/cputime.c), and under GREEN_SCHED the wall and monotonic
+ * clocks from the virtual clock (src/core/sched/explore.c); every other clock
  * is musl's.  gettimeofday and ftime call this; time and timespec_get
  * are replaced to call it (src/members/time.c, timespec_get.c).  musl's member stays
  * (its vDSO lookup is static to it): green-cc links green mode with
@@ -12,9 +12,9 @@
  */
 #include <time.h>
 #include <errno.h>
-#include "ptimer.h"
-#include "cputime.h"
-#include "gconfig.h"
+#include "signal/ptimer.h"
+#include "sched/cputime.h"
+#include "base/gconfig.h"
 
 int GREEN_REAL_T64(clock_gettime, __clock_gettime64)(clockid_t, struct timespec *);
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include "pthread_impl.h"
 #include "dynlink.h"
-#include "gthread.h"
+#include "base/gthread.h"
 
 /* the libc's own allocator, should the program replace malloc */
 #define malloc __libc_malloc
@@ -37,7 +37,7 @@ char *dlerror(void)
 	return my->dlerror_buf;
 }
 
-/* The ending thread's message, freed (thread.c, through the seam) */
+/* The ending thread's message, freed (create.c, through the seam) */
 hidden void __dl_thread_cleanup(void)
 {
 	struct green_libc_local *my = green_libc_local();

@@ -5,9 +5,8 @@
  */
 #include <unistd.h>
 #include <signal.h>
-#include "gthread.h"
-#include "lifecycle.h"
-#include "gsignal.h"
+#include "base/gthread.h"
+#include "signal/gsignal.h"
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {

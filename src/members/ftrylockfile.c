@@ -16,7 +16,7 @@
 #include "stdio_impl.h"
 #include "pthread_impl.h"
 #include <limits.h>
-#include "gthread.h"
+#include "base/gthread.h"
 
 /* f, just taken by the running thread, joins the front of its list */
 void __register_locked_file(FILE *f, pthread_t self)

@@ -1,8 +1,8 @@
 /* getitimer.c — the program's virtual ITIMER_REAL once threads exist. */
 #include <sys/time.h>
-#include "gthread.h"
-#include "gsignal.h"
-#include "ktime.h"
+#include "base/gthread.h"
+#include "signal/gsignal.h"
+#include "base/ktime.h"
 
 int getitimer(int which, struct itimerval *old)
 {

@@ -9,7 +9,7 @@
  * as in musl, for programs that declare h_errno themselves.
  */
 #include <netdb.h>
-#include "gthread.h"
+#include "base/gthread.h"
 
 #undef h_errno
 int h_errno;

@@ -1,9 +1,9 @@
 /* pthread_sigmask.c — the calling thread's signal mask: the kernel's
- * until threads exist, the green thread's own afterwards (signal.c). */
+ * until threads exist, the green thread's own afterwards (deliver.c). */
 #include <signal.h>
 #include <errno.h>
-#include "gthread.h"
-#include "gsignal.h"
+#include "base/gthread.h"
+#include "signal/gsignal.h"
 
 int pthread_sigmask(int how, const sigset_t *restrict set, sigset_t *restrict old)
 {

@@ -3,7 +3,7 @@
  * for FILE locks), the calling green thread afterwards. */
 #include <signal.h>
 #include <errno.h>
-#include "gthread.h"
+#include "base/gthread.h"
 
 int raise(int sig)
 {

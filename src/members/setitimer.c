@@ -3,9 +3,9 @@
  * ualarm() come through here. */
 #include <sys/time.h>
 #include <errno.h>
-#include "gthread.h"
-#include "gsignal.h"
-#include "ktime.h"
+#include "base/gthread.h"
+#include "signal/gsignal.h"
+#include "base/ktime.h"
 
 int setitimer(int which, const struct itimerval *restrict new, struct itimerval *restrict old)
 {

@@ -1,7 +1,7 @@
 /* sigpending.c — pending for the calling thread or the process. */
 #include <signal.h>
-#include "gthread.h"
-#include "gsignal.h"
+#include "base/gthread.h"
+#include "signal/gsignal.h"
 
 int sigpending(sigset_t *set)
 {

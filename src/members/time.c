@@ -2,11 +2,11 @@
  * time — musl's calls its internal __clock_gettime, which green-cc's
  * --wrap does not reach; under GREEN_SCHED the answer must be the virtual
  * wall clock the program's clock_gettime and gettimeofday read
- * (src/core/explore.c), so that a seed fixes it too.  Otherwise musl's
+ * (src/core/sched/explore.c), so that a seed fixes it too.  Otherwise musl's
  * path, behind one load and a branch.
  */
 #include <time.h>
-#include "gconfig.h"
+#include "base/gconfig.h"
 
 time_t time(time_t *t)
 {

@@ -2,13 +2,13 @@
  * timer_create — SIGEV_THREAD timers are green's own: a dedicated green
  * thread per timer instead of musl's helper waiting for a kernel signal.
  * green-cc links green mode with --wrap=timer_create (tools/mkspecs.sh):
- * green's SIGEV_THREAD timers (src/core/posix_timer.c) are handled
+ * green's SIGEV_THREAD timers (src/core/signal/posix_timer.c) are handled
  * here, kernel timers by musl's timer_create.
  */
 #include <time.h>
 #include <errno.h>
 #include <signal.h>
-#include "ptimer.h"
+#include "signal/ptimer.h"
 
 int __real_timer_create(clockid_t, struct sigevent *restrict, timer_t *restrict);
 

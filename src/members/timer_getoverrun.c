@@ -1,13 +1,13 @@
 /*
  * timer_getoverrun — expiries a notification stood for beyond the first.
  * green-cc links green mode with --wrap=timer_getoverrun (tools/mkspecs.sh):
- * green's SIGEV_THREAD timers (src/core/posix_timer.c) are handled
+ * green's SIGEV_THREAD timers (src/core/signal/posix_timer.c) are handled
  * here, kernel timers by musl's timer_getoverrun.
  */
 #include <time.h>
 #include <errno.h>
 #include <signal.h>
-#include "ptimer.h"
+#include "signal/ptimer.h"
 
 int __real_timer_getoverrun(timer_t);
 

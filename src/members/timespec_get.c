@@ -1,9 +1,9 @@
 /*
  * timespec_get — as time (time.c): under GREEN_SCHED, C11's TIME_UTC is
- * the virtual wall clock (src/core/explore.c); otherwise musl's path.
+ * the virtual wall clock (src/core/sched/explore.c); otherwise musl's path.
  */
 #include <time.h>
-#include "gconfig.h"
+#include "base/gconfig.h"
 
 int timespec_get(struct timespec *ts, int base)
 {

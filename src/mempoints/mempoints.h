@@ -11,7 +11,7 @@
  */
 #ifndef GREEN_MEMPOINTS_H
 #define GREEN_MEMPOINTS_H
-#include "../core/gconfig.h"
+#include "base/words.h"
 
 hidden void __green_mp_touch(const volatile void *addr, int poll);   /* shared.c */
 

@@ -37,6 +37,8 @@
  * switch inside (the point comes after the update).
  */
 #include <sys/mman.h>
+#include "base/gthread.h"
+#include "base/gconfig.h"
 #include "mempoints.h"
 
 #define PAGE_SHIFT 12

@@ -1,6 +1,6 @@
 /* alarm — through green's setitimer (src/members): once threads exist the
  * program's ITIMER_REAL is virtual, sharing the real one with the time
- * slice (src/core/tick.c). */
+ * slice (src/core/sched/tick.c). */
 #include <unistd.h>
 #include <sys/time.h>
 

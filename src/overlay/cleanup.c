@@ -10,12 +10,12 @@
  * __pthread_unwind_next, which goes on exiting.
  *
  * green keeps the records as a list through the first spare word.
- * pthread_exit (thread.c) pops the newest and jumps to it
+ * pthread_exit (create.c) pops the newest and jumps to it
  * (green_cleanup_run); __pthread_unwind_next comes back into pthread_exit
  * with the same result, which pops the next, until none is left.
  */
 #include <setjmp.h>
-#include "gthread.h"
+#include "base/gthread.h"
 
 void __pthread_register_cancel(__pthread_unwind_buf_t *buf)
 {

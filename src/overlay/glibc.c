@@ -10,10 +10,10 @@
 #include <sys/auxv.h>
 #include <errno.h>
 #include <string.h>
-#include "gthread.h"
-#include "gfork.h"
-#include "report.h"
-#include "sync.h"
+#include "base/gthread.h"
+#include "thread/gfork.h"
+#include "base/report.h"
+#include "sync/sync.h"
 
 hidden long __green_syscall(long n, long a, long b, long c, long d, long e, long f)
 {

@@ -3,7 +3,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
-#include "lifecycle.h"
+#include "thread/lifecycle.h"
 
 int pthread_setaffinity_np(pthread_t t, size_t size, const cpu_set_t *set)
 {

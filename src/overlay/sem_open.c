@@ -1,7 +1,7 @@
 /*
  * sem_open, sem_close, sem_unlink — named semaphores are not available in
  * the overlay: glibc's sem_open lays the semaphore out for glibc's
- * sem_wait, not green's (src/core/sem.c), and the two cannot share one.
+ * sem_wait, not green's (src/core/sync/sem.c), and the two cannot share one.
  * They fail with ENOSYS rather than hand out a semaphore green would
  * misread (docs/ports.md).
  */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "race.h"
-#include "../core/report.h"
+#include "base/report.h"
 
 static char *pool, *pool_end;
 

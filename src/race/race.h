@@ -37,8 +37,8 @@
 
 #include <stdint.h>
 #include <stddef.h>
-#include "../core/gthread.h"
-#include "../core/section.h"
+#include "base/gthread.h"
+#include "base/section.h"
 
 #define RACE_NCELL 4                 /* access records per 8-byte granule */
 #define RACE_MAX_TID ((1u << 20) - 1)

@@ -31,9 +31,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "race.h"
-#include "../core/lifecycle.h"
-#include "../core/report.h"
-#include "../core/gconfig.h"
+#include "base/report.h"
+#include "base/gconfig.h"
 
 hidden int __race_nreports;
 hidden void __green_explore_where(uint64_t *steps, uint64_t *hash);

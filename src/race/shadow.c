@@ -27,7 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "race.h"
-#include "../core/report.h"
+#include "base/report.h"
 
 #define REGION_SHIFT 30
 #define NREGION (1u << (47 - REGION_SHIFT))

@@ -27,8 +27,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "race.h"
-#include "../core/gstack.h"
-#include "../core/report.h"
+#include "stack/gstack.h"
+#include "base/report.h"
 
 hidden struct race_thread **__race_threads;
 hidden unsigned __race_nthreads;

@@ -9,7 +9,7 @@
  * preempted malloc is never re-entered.  Taking and testing the word is
  * one no-preempt section; no atomics are needed on one kernel thread.
  */
-#include "addrwait.h"
+#include "sync/addrwait.h"
 
 void __lock(volatile int *l)
 {

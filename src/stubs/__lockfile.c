@@ -7,7 +7,7 @@
  * read while holding it — waits greenly on the word.
  */
 #include "stdio_impl.h"
-#include "addrwait.h"
+#include "sync/addrwait.h"
 
 int __lockfile(FILE *f)
 {

@@ -2,7 +2,7 @@
  * __stdio_close.c — fclose wakes the threads parked on the FILE's
  * descriptor (they get EBADF), as close() does.
  */
-#include "seam.h"
+#include "base/seam.h"
 #include "stdio_impl.h"
 #include "aio_impl.h"
 #include "green-sys.h"

@@ -6,7 +6,7 @@
  * with only that FILE locked; green makes the read through its dispatch,
  * so an empty pipe parks the reading thread alone.
  */
-#include "seam.h"
+#include "base/seam.h"
 #include "stdio_impl.h"
 #include <sys/uio.h>
 #include "green-sys.h"

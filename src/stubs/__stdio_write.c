@@ -7,7 +7,7 @@
  * FILE locked; green makes the writev through its dispatch, so a full
  * pipe parks the writing thread alone.
  */
-#include "seam.h"
+#include "base/seam.h"
 #include "stdio_impl.h"
 #include <sys/uio.h>
 #include "green-sys.h"

@@ -19,10 +19,9 @@
  * handling wakes waiters and ends in a scheduling point, and a switch
  * there would run another green thread in the child process.
  */
-#include "gthread.h"
-#include "gsched.h"
-#include "lifecycle.h"
-#include "gstack.h"
+#include "base/gthread.h"
+#include "sched/gsched.h"
+#include "stack/gstack.h"
 #include "../sysio/sysio.h"
 
 long (__syscall_cp)(syscall_arg_t nr, syscall_arg_t u, syscall_arg_t v, syscall_arg_t w,

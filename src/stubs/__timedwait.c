@@ -3,9 +3,9 @@
  * positive ETIMEDOUT, EINTR or EINVAL as musl's callers expect.
  */
 #include <errno.h>
-#include "gthread.h"
-#include "gsched.h"
-#include "addrwait.h"
+#include "base/gthread.h"
+#include "sched/gsched.h"
+#include "sync/addrwait.h"
 
 int __timedwait_cp(volatile int *addr, int val, clockid_t clk,
                    const struct timespec *at, int priv)

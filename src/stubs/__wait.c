@@ -1,9 +1,9 @@
 /*
  * __wait.c — musl's internal "wait while *addr == val".
  */
-#include "gthread.h"
-#include "gsched.h"
-#include "addrwait.h"
+#include "base/gthread.h"
+#include "sched/gsched.h"
+#include "sync/addrwait.h"
 
 void __wait(volatile int *addr, volatile int *waiters, int val, int priv)
 {

@@ -13,9 +13,9 @@
  */
 #include <time.h>
 #include <errno.h>
-#include "gthread.h"
-#include "gsched.h"
-#include "gconfig.h"
+#include "base/gthread.h"
+#include "sched/gsched.h"
+#include "base/gconfig.h"
 
 /* Exactly the calls stock musl makes: the original calls with 32-bit
  * fields while the time fits them (on CPUs whose time_t outgrew long),

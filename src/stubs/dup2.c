@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
-#include "gthread.h"
+#include "base/gthread.h"
 #include "fdwait.h"
 
 int dup2(int old, int new)

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
-#include "gthread.h"
+#include "base/gthread.h"
 #include "fdwait.h"
 
 /* The kernel's part.  dup3 only when close-on-exec is asked for (and

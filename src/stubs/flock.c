@@ -3,7 +3,7 @@
  * tried with LOCK_NB at growing intervals).
  */
 #include <sys/file.h>
-#include "seam.h"
+#include "base/seam.h"
 #include "green-sys.h"
 
 int flock(int fd, int op)

@@ -1,5 +1,5 @@
 /* getc.c — getc (and its _IO_getc alias) with a green FILE lock. */
-#include "seam.h"
+#include "base/seam.h"
 #include "stdio-lock.h"
 
 int getc(FILE *f)

@@ -6,7 +6,7 @@
  */
 #ifndef GREEN_SYS_H
 #define GREEN_SYS_H
-#include "gthread.h"
+#include "base/gthread.h"
 #include "../sysio/sysio.h"
 
 static inline long green_sys(long nr, long a, long b, long c, long d)

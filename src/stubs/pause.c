@@ -1,7 +1,7 @@
 /* pause.c — sigsuspend with the caller's own mask. */
 #include <signal.h>
 #include <unistd.h>
-#include "gthread.h"
+#include "base/gthread.h"
 
 int pause(void)
 {

@@ -1,7 +1,7 @@
 /*
  * pclose.c — waiting for the command parks only the caller.
  */
-#include "seam.h"
+#include "base/seam.h"
 #include "stdio_impl.h"
 #include <errno.h>
 #include "green-sys.h"

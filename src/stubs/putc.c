@@ -1,5 +1,5 @@
 /* putc.c — putc (and its _IO_putc alias) with a green FILE lock. */
-#include "seam.h"
+#include "base/seam.h"
 #include "stdio-lock.h"
 
 int putc(int c, FILE *f)

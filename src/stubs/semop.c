@@ -3,7 +3,7 @@
  * operations are tried with IPC_NOWAIT at growing intervals).
  */
 #include <sys/sem.h>
-#include "seam.h"
+#include "base/seam.h"
 #include "green-sys.h"
 
 int semop(int id, struct sembuf *buf, size_t n)

@@ -2,7 +2,7 @@
  * semtimedop.c — as semop, with the timeout kept by green's timer.
  */
 #include <sys/sem.h>
-#include "seam.h"
+#include "base/seam.h"
 #include "green-sys.h"
 
 int semtimedop(int id, struct sembuf *buf, size_t n, const struct timespec *ts)

@@ -1,7 +1,7 @@
 /* sigsuspend.c — parks only the caller until one of its handlers runs. */
 #include <signal.h>
-#include "gthread.h"
-#include "gsignal.h"
+#include "base/gthread.h"
+#include "signal/gsignal.h"
 
 int sigsuspend(const sigset_t *mask)
 {

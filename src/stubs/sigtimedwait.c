@@ -1,5 +1,5 @@
 /* sigtimedwait.c — sigwait, sigwaitinfo and sigtimedwait park only the
- * caller; the signal is handed to it by green's dispatch (signal.c).
+ * caller; the signal is handed to it by green's dispatch (deliver.c).
  *
  * The si_code reported: a signal that raise or pthread_kill aimed at a
  * thread (the kernel's tkill, or green's own pthread_kill) is SI_TKILL,
@@ -8,8 +8,8 @@
  * still sees SI_TKILL, in glibc as here. */
 #include <signal.h>
 #include <errno.h>
-#include "gthread.h"
-#include "gsignal.h"
+#include "base/gthread.h"
+#include "signal/gsignal.h"
 
 int sigtimedwait(const sigset_t *restrict mask, siginfo_t *restrict si, const struct timespec *restrict timeout)
 {

@@ -3,7 +3,7 @@
  * membarrier).  Kernel-level state belongs to the one kernel thread, so
  * running it once, not preempted, is running it everywhere.
  */
-#include "gsched.h"
+#include "sched/gsched.h"
 
 void __synccall(void (*func)(void *), void *ctx)
 {

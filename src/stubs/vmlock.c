@@ -3,9 +3,9 @@
  * object being released.  A counter and a green wait on one kernel
  * thread.
  */
-#include "gthread.h"
-#include "gsched.h"
-#include "addrwait.h"
+#include "base/gthread.h"
+#include "sched/gsched.h"
+#include "sync/addrwait.h"
 
 static volatile int vmlock[2];
 volatile int *const __vmlock_lockptr = vmlock;

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <sys/resource.h>
 #include <string.h>
-#include "seam.h"
+#include "base/seam.h"
 #include "green-sys.h"
 
 struct kernel_rusage {

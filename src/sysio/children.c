@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include "gthread.h"
-#include "gsched.h"
+#include "base/gthread.h"
+#include "sched/gsched.h"
 #include "fdwait.h"
 #include "sysio.h"
 

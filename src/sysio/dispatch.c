@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
-#include "tick.h"
+#include "sched/tick.h"
 #include "fdwait.h"
 #include "sysio.h"
 

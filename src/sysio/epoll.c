@@ -85,9 +85,9 @@
 #include <sys/epoll.h>
 #pragma GCC diagnostic pop
 #include <sys/mman.h>
-#include "gthread.h"
-#include "gsched.h"
-#include "gconfig.h"
+#include "base/gthread.h"
+#include "sched/gsched.h"
+#include "base/gconfig.h"
 #include "io.h"
 #include "ioq.h"
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include "gthread.h"
-#include "section.h"
-#include "gsched.h"
+#include "base/gthread.h"
+#include "base/section.h"
+#include "sched/gsched.h"
 #include "fdwait.h"
 #include "sysio.h"
 

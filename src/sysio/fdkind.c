@@ -62,10 +62,10 @@
  */
 #include <fcntl.h>
 #include <sys/stat.h>
-#include "gthread.h"
-#include "section.h"
+#include "base/gthread.h"
+#include "base/section.h"
 #include "fdwait.h"
-#include "gconfig.h"
+#include "base/gconfig.h"
 #include "io.h"
 
 enum { UNKNOWN, NEVER_WAITS, WAITS, WAITS_NO_NOWAIT, SOCKET };

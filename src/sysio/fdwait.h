@@ -7,7 +7,7 @@
  */
 #ifndef GREEN_FDWAIT_H
 #define GREEN_FDWAIT_H
-#include "gthread.h"
+#include "base/gthread.h"
 
 /* ---- descriptor waits (io.c)
  * The caller, inside no critical section, parks until the event, the
@@ -21,7 +21,6 @@
 struct pollfd;
 hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind, int cp);
 hidden int __green_fds_wait(const struct pollfd *, unsigned long n, uint64_t deadline, int cp);
-hidden int __green_retry_wait(enum gwait kind, const void *obj, unsigned *step, uint64_t deadline, int cp);
 hidden void __green_fd_closed(int fd);          /* wake its waiters with EBADF */
 
 /* ---- descriptor kinds (fdkind.c): learnt by fstat at the first read or

@@ -5,10 +5,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include "gthread.h"
-#include "gsched.h"
+#include "base/gthread.h"
+#include "sched/gsched.h"
 #include "fdwait.h"
-#include "gsignal.h"
+#include "signal/gsignal.h"
 #include "sysio.h"
 
 /* ---- FIFOs: open waits for the other end */

@@ -4,7 +4,7 @@
  */
 #ifndef GREEN_IDLEWAIT_H
 #define GREEN_IDLEWAIT_H
-#include "seam.h"
+#include "base/seam.h"
 
 /* ---- idle: wait for the kernel until a deadline (poll.c)
  * __green_poll_wait: block in the kernel until an awaited descriptor is

@@ -15,9 +15,9 @@
  *   __green_fds_wait    the program's own poll()/select() set, with its
  *                       own timeout: the set is copied to the heap for
  *                       the duration of the wait.
- *   __green_retry_wait  no descriptor can announce the event (a record
- *                       lock, a System V message queue, a child without
- *                       a pidfd): sleep 1, 2, 4, then 8 ms between tries.
+ *   __green_retry_wait  (the scheduler's, sched/retry.c) no descriptor
+ *                       can announce the event (a record lock, a System V
+ *                       message queue, a child without a pidfd).
  *
  * A wake from the multiplexer means "try again", never "it will not
  * block": another thread may have taken the data first, so the engine
@@ -43,23 +43,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
-#include "gthread.h"
-#include "section.h"
-#include "gsched.h"
+#include "base/gthread.h"
+#include "base/section.h"
+#include "sched/gsched.h"
 #include "fdwait.h"
-#include "gfork.h"
-#include "gsignal.h"
+#include "signal/gsignal.h"
 #include "io.h"
 #include "ioq.h"
 #include "sysio.h"
 
 hidden struct gq __green_io_q;
 hidden size_t __green_io_nfds;
-
-static int cancel_due(struct green_thread *self)
-{
-	return self->canceling && self->cancel_pending && !self->cancel_disable;
-}
 
 /* Park on the kernel-wait queue with nodes filled in for the epoll
  * backend (epoll.c), which may answer at once: EAGAIN (always ready:
@@ -71,7 +65,7 @@ static int io_park(enum gwait kind, const void *obj, struct green_io_node *nodes
 	int r;
 
 	GREEN_ENTER();
-	if (cancel_due(self)) {
+	if (green_cancel_due(self)) {
 		r = ECANCELED;
 	} else if ((r = __green_io_reserve(__green_io_nfds + nfds))) {
 		/* ENOMEM */
@@ -118,28 +112,6 @@ hidden int __green_fds_wait(const struct pollfd *fds, unsigned long n, uint64_t 
 	for (unsigned long i = 0; i < n; i++) node(&s->nodes[i], fds[i].fd, fds[i].events);
 	r = GREEN_CP_WAIT(cp, io_park(GW_POLL, s, s->nodes, n, deadline));
 	free(s);
-	return r;
-}
-
-static int retry_park(enum gwait kind, const void *obj, uint64_t at)
-{
-	int r;
-
-	GREEN_ENTER();
-	r = cancel_due(__green_cur) ? ECANCELED : __green_wait(0, kind, obj, at);
-	GREEN_LEAVE();
-	return r;
-}
-
-hidden int __green_retry_wait(enum gwait kind, const void *obj, unsigned *step, uint64_t deadline, int cp)
-{
-	uint64_t at = __green_now() + (1000000u << (*step < 3 ? *step : 3));
-	int r;
-
-	if (*step < 3) ++*step;
-	if (at > deadline) at = deadline;
-	r = GREEN_CP_WAIT(cp, retry_park(kind, obj, at));
-	if (r == ETIMEDOUT && at < deadline) r = 0;
 	return r;
 }
 

@@ -7,7 +7,7 @@
 #ifndef GREEN_IO_H
 #define GREEN_IO_H
 
-#include "gthread.h"
+#include "base/gthread.h"
 
 extern hidden size_t __green_io_nfds;   /* descriptors __green_io_q waits on, at most */
 

@@ -1,6 +1,6 @@
 /*
  * ioq.h — the threads waiting on the kernel (io.c) and what each one's
- * wait record holds: what the diagnostics (report.c, debug.c) read of
+ * wait record holds: what the diagnostics (report.c, gdb_layout.c) read of
  * the I/O layer, and the multiplexer (poll.c, epoll.c) walks.
  *
  * A thread waiting on the kernel is on __green_io_q with one of:
@@ -13,7 +13,7 @@
 #define GREEN_IOQ_H
 
 #include <poll.h>
-#include "gthread.h"
+#include "base/gthread.h"
 #include "fdwait.h"
 
 struct io_set {
@@ -23,7 +23,7 @@ struct io_set {
 };
 
 /* A single-descriptor wait's key: the descriptor above the events
- * (debug.c exports the shift for gdb). */
+ * (gdb_layout.c exports the shift for gdb). */
 #define GREEN_IO_KEY_SHIFT 3
 #define GREEN_IO_KEY_EVENTS ((1u << GREEN_IO_KEY_SHIFT) - 1)
 _Static_assert(((GREEN_IN | GREEN_OUT | GREEN_PRI) & ~GREEN_IO_KEY_EVENTS) == 0,
@@ -37,5 +37,6 @@ static inline int io_key_fd(const void *k) { return (int)((uintptr_t)k >> GREEN_
 static inline int io_key_ev(const void *k) { return (int)((uintptr_t)k & GREEN_IO_KEY_EVENTS); }
 
 extern hidden struct gq __green_io_q;   /* threads waiting on the kernel */
+hidden void __green_io_reset(void);     /* io.c: in a fork child, none waits */
 
 #endif

@@ -37,17 +37,17 @@
 #include <string.h>
 #include <sys/select.h>
 #include <sys/mman.h>
-#include "gthread.h"
-#include "section.h"
-#include "gsched.h"
+#include "base/gthread.h"
+#include "base/section.h"
+#include "sched/gsched.h"
 #include "fdwait.h"
 #include "idlewait.h"
-#include "addrwait.h"
-#include "cputime.h"
-#include "gconfig.h"
+#include "sync/addrwait.h"
+#include "sched/cputime.h"
+#include "base/gconfig.h"
 #include "io.h"
 #include "ioq.h"
-#include "ktime.h"
+#include "base/ktime.h"
 
 /* a backend's wait: at most ts (0: forever), with the signal mask `mask`
  * while it waits (0: the mask stays as it is) */

@@ -9,8 +9,8 @@
 #include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/sem.h>
-#include "gthread.h"
-#include "gsched.h"
+#include "base/gthread.h"
+#include "sched/gsched.h"
 #include "fdwait.h"
 #include "sysio.h"
 

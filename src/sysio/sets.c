@@ -7,8 +7,8 @@
 #include <signal.h>
 #include <string.h>
 #include <stdlib.h>
-#include "gthread.h"
-#include "gsched.h"
+#include "base/gthread.h"
+#include "sched/gsched.h"
 #include "fdwait.h"
 #include "sysio.h"
 

@@ -39,7 +39,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <sys/uio.h>
-#include "gsched.h"
+#include "sched/gsched.h"
 
 #define LOCAL_IOV 16
 

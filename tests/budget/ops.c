@@ -11,7 +11,7 @@
  * operations between two threads run in two created threads while main
  * waits to join them, so that with GREEN_STACKS=copied both are copied
  * and every switch copies a stack.  Built with -DOPS_TLS the program has
- * a __thread variable, and so a TCB per thread (src/core/tls.c).
+ * a __thread variable, and so a TCB per thread (src/core/stack/tls.c).
  * Operations (budgets.txt has a line for each):
  *   mutex       pthread_mutex_lock + pthread_mutex_unlock, uncontended
  *   yield       sched_yield with nothing else runnable

@@ -34,7 +34,7 @@ static void call_once_all()
 
 // an exception from the once function leaves the flag unset: the next
 // caller runs it.  libstdc++ runs the function inside pthread_once; green's
-// is built to be unwound through (src/core/once.c), stock musl's (1:1
+// is built to be unwound through (src/core/sync/once.c), stock musl's (1:1
 // mode) is not, and the exception ends the program there (docs/cxx.md)
 static void call_once_exception()
 {

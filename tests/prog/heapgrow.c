@@ -1,7 +1,7 @@
 /*
  * heapgrow.c — the timer heap grows while ticks come (programs.sh).
  *
- * The heap of deadlines (src/core/timer.c) grows by mapping a larger
+ * The heap of deadlines (src/core/sched/timer.c) grows by mapping a larger
  * array, copying, and unmapping the old one; the tick handler reads the
  * heap's first deadline at any instruction, inside a no-preempt section
  * too.  It once read the old array after it was unmapped and before the

@@ -12,7 +12,7 @@
 #define GREEN_ARCH_FRAME_INT   0
 #endif
 
-/* The saved frame (context.S) as gdb reads it (../../core/debug.c): the
+/* The saved frame (context.S) as gdb reads it (../../core/diag/gdb_layout.c): the
  * slot of each callee-saved integer register, by gdb's register name (a6
  * is "fp"), at the saved stack pointer, and the thread's stack pointer
  * once the switch has returned into it.  The FP registers' slots are not

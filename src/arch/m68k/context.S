@@ -28,7 +28,7 @@
  *
  * The thread pointer is not touched here: __green_switch moves it, with
  * a store to the libc's word, when the threads have TCBs of their own
- * (src/core/switch.c, arch.h).
+ * (src/core/sched/switch.c, arch.h).
  */
 
 	.text

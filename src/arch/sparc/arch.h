@@ -30,7 +30,7 @@
 #endif
 
 /* ... so the mask a handler's return restores is not reachable as a
- * ucontext_t's uc_sigmask (core/signal.c holds no signal in the kernel) */
+ * ucontext_t's uc_sigmask (core/signal/deliver.c holds no signal in the kernel) */
 #define GREEN_ARCH_UC_HAS_MASK 0
 
 /* the real (unbiased) address the stack pointer points at */
@@ -77,7 +77,7 @@ static inline void __green_arch_fp_set(const struct green_arch_fp *f)
 }
 
 /* The glibc overlay keeps one TCB (%g7): the thread pointer never moves
- * (core/tls.c). */
+ * (core/stack/tls.c). */
 static inline void __green_arch_tp_init(int on_valgrind) { (void)on_valgrind; }
 static inline void __green_arch_set_tp(void *tp) { (void)tp; }
 

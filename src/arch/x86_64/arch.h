@@ -9,7 +9,7 @@
  * descriptors (src/sysio/poll.c); a port that leaves it undefined never does */
 #define GREEN_ARCH_AUTO_EPOLL_AT 64
 
-/* The saved frame (context.S) as gdb reads it (../../core/debug.c): the
+/* The saved frame (context.S) as gdb reads it (../../core/diag/gdb_layout.c): the
  * slot of each callee-saved register, by gdb's register name, at the
  * saved stack pointer, and the thread's stack pointer once the switch
  * has returned into it. */

@@ -1,0 +1,247 @@
+/*
+ * runq.h — the run queue: RUNNABLE threads by priority.
+ *
+ * One FIFO per priority level (0 for SCHED_OTHER, 1..99 for SCHED_FIFO
+ * and SCHED_RR, as Linux numbers them) and a bitmap of the non-empty
+ * levels: the highest non-empty level runs first, FIFO within a level
+ * (Marovich's real-time policy).  A thread's level is its own priority
+ * raised by any priority-inheritance boost (mutex.c).  Inline because
+ * every yield pushes and pops it.  A level's bit is set exactly while
+ * its queue holds a thread: everything that takes a thread off the run
+ * queue goes through runq_pop_at or runq_remove.
+ */
+#ifndef GREEN_RUNQ_H
+#define GREEN_RUNQ_H
+
+#include <sched.h>
+#include "base/gthread.h"
+#include "base/section.h"
+#include "sched/gsched.h"
+#include "base/gconfig.h"
+#include "sched/tick.h"
+
+#define RQ_LEVELS 100
+#define RQ_BITS (8 * (int)sizeof(unsigned long))
+#define RQ_WORDS ((RQ_LEVELS + RQ_BITS - 1) / RQ_BITS)
+
+struct green_runq {
+	struct gq lv[RQ_LEVELS];
+	unsigned long bits[RQ_WORDS];
+};
+extern hidden struct green_runq __green_runq;
+hidden void __green_runq_reset(void);            /* runq.c: in a fork child */
+
+/* The level a thread is scheduled at, kept in the descriptor: every
+ * change of its policy, priority or boost is followed by green_relevel
+ * (before any requeue), and every queue operation reads the level. */
+static inline void green_relevel(struct green_thread *t)
+{
+	int p = t->policy == SCHED_FIFO || t->policy == SCHED_RR ? t->prio : 0;
+	if (t->boost > p) p = t->boost;
+	t->level = p < 0 ? 0 : p >= RQ_LEVELS ? RQ_LEVELS - 1 : p;
+	if (t->level) __green_yield_gate.flag[GREEN_GATE_LEVELS] = 1;   /* for good */
+}
+
+static inline int green_level(const struct green_thread *t)
+{
+	return t->level;
+}
+
+/* the highest level with a runnable thread, or -1 */
+static inline int runq_top(void)
+{
+	for (unsigned w = RQ_WORDS; w--; ) {
+		unsigned long b = __green_runq.bits[w];
+		/* the highest bit's number, (RQ_BITS - 1) - clz as an xor:
+		 * one bsr, not a subtraction from the word's last level */
+		if (b) return w * RQ_BITS + (__builtin_clzl(b) ^ (RQ_BITS - 1));
+	}
+	return -1;
+}
+
+/* Is level l the top (its queue not empty, every level above it
+ * empty)?  runq_top() == l without the bit scan: sched_yield's look. */
+static inline int runq_top_is(unsigned l)
+{
+	unsigned w = l / RQ_BITS;
+
+	/* the first word by its own name: no base address to compute */
+	if ((__builtin_expect(!w, 1) ? __green_runq.bits[0] : __green_runq.bits[w]) >> l % RQ_BITS != 1)
+		return 0;
+	while (++w < RQ_WORDS)
+		if (__green_runq.bits[w]) return 0;
+	return 1;
+}
+
+/* A thread above the running one became runnable: the outermost
+ * GREEN_LEAVE yields to it. */
+static inline void runq_note(struct green_thread *t, unsigned l)
+{
+	struct green_thread *c;
+	if (!l) return;   /* level 0 is above nobody: the usual case, one test */
+	c = __green_cur;
+	if (c && c != t && c->state == GS_RUNNING && l > (unsigned)green_level(c))
+		green_pending_set(GREEN_PEND_YIELD);
+}
+
+/* level l's queue was empty and now is not */
+static inline void runq_mark(unsigned l)
+{
+	__green_runq.bits[l / RQ_BITS] |= 1UL << l % RQ_BITS;
+}
+
+static inline void runq_push(struct green_thread *t)
+{
+	unsigned l = green_level(t);
+	struct gq *q = &__green_runq.lv[l];
+	struct green_thread *p = q->tail;
+
+	t->q = q;
+	t->q_next = 0;
+	t->q_prev = p;
+	q->tail = t;
+	if (p) {
+		p->q_next = t;
+	} else {
+		q->head = t;
+		runq_mark(l);
+	}
+	runq_note(t, l);
+}
+
+/* a thread that must run soon (a signal for it): ahead of its level */
+static inline void runq_push_front(struct green_thread *t)
+{
+	unsigned l = green_level(t);
+	struct gq *q = &__green_runq.lv[l];
+	struct green_thread *n = q->head;
+
+	t->q = q;
+	t->q_prev = 0;
+	t->q_next = n;
+	q->head = t;
+	if (n) {
+		n->q_prev = t;
+	} else {
+		q->tail = t;
+		runq_mark(l);
+	}
+	runq_note(t, l);
+}
+
+/* Make t runnable: at the front of its level when front, else at its
+ * tail; the first thread made runnable beside the running one starts
+ * the ticks (__green_ready is the out-of-line copy). */
+static inline void runq_ready(struct green_thread *t, int front)
+{
+	t->state = GS_RUNNABLE;
+	if (front) runq_push_front(t);
+	else runq_push(t);
+	if (!__green_ticking) __green_tick_arm();   /* two threads can run now */
+}
+
+/* Make a blocked t runnable with `why` as its wait's result, t already
+ * off its wait queue and its deadline (a condition's signal, which has
+ * popped it and deleted its deadline itself). */
+static inline void green_wake_off(struct green_thread *t, int why, int front)
+{
+	t->wake = why;
+	t->wait = GW_NONE;
+	t->wait_obj = 0;
+	runq_ready(t, front);
+}
+
+/* Take a blocked t off whatever it waits on (its queue, its deadline)
+ * and make it runnable with `why` as its wait's result (__green_wake and
+ * __green_wake_first are the out-of-line copies). */
+static inline void green_wake(struct green_thread *t, int why, int front)
+{
+	if (t->state != GS_BLOCKED) return;
+	if (t->q) __gq_remove(t);
+	if (t->heap_idx) __green_timer_del(t);
+	green_wake_off(t, why, front);
+}
+
+/* the head of level l, which is not empty */
+static inline struct green_thread *runq_pop_at(unsigned l)
+{
+	struct gq *q = &__green_runq.lv[l];
+	struct green_thread *t = q->head;
+	q->head = t->q_next;
+	if (q->head) q->head->q_prev = 0;
+	else {
+		q->tail = 0;
+		__green_runq.bits[l / RQ_BITS] &= ~(1UL << l % RQ_BITS);
+	}
+	t->q = 0;
+	t->q_next = 0;
+	return t;
+}
+
+/* The running thread t yields to the head of its own level, the top:
+ * the head out, t to the tail.  The level stays non-empty, so its bit
+ * stays as it is; and nobody above t became runnable, so no note.  A
+ * thread on no queue has both links 0 (every way off a queue clears
+ * them, and a new descriptor starts zeroed), so t's are stored only
+ * where they change, and the head's next only when it had one. */
+static inline struct green_thread *runq_rotate(struct green_thread *t, unsigned l)
+{
+	struct gq *q = &__green_runq.lv[l];
+	struct green_thread *h = q->head, *n = h->q_next, *p = q->tail;
+
+	/* the tail here and the head below, in blocks of their own: two
+	 * plain stores (GCC would otherwise pack the pair into one vector
+	 * store, four instructions more) */
+	q->tail = t;
+	if (n) {   /* others behind the head: t joins them at the tail */
+		n->q_prev = 0;
+		p->q_next = t;
+		t->q_prev = p;
+		h->q_next = 0;
+	} else {   /* the head was alone: t is alone now */
+		n = t;
+	}
+	q->head = n;
+	t->q = q;
+	h->q = 0;
+	return h;
+}
+
+/* the next thread to run: the head of the top level, or GREEN_SCHED's
+ * choice (explore.c); 0 if none is runnable */
+static inline struct green_thread *runq_pick(void)
+{
+	int l = runq_top();
+	if (l < 0) return 0;
+	return __green_xmode ? __green_explore_pick() : runq_pop_at(l);
+}
+
+/* take a runnable thread off the run queue, wherever it is in it */
+static inline void runq_remove(struct green_thread *t)
+{
+	unsigned l = t->q - __green_runq.lv;
+	__gq_remove(t);
+	if (!__green_runq.lv[l].head)
+		__green_runq.bits[l / RQ_BITS] &= ~(1UL << l % RQ_BITS);
+}
+
+static inline int runq_empty(void)
+{
+	return runq_top() < 0;
+}
+
+/* Is any thread runnable?  The bitmap's words or'd together, without
+ * runq_top's bit scan: sched_yield's first look. */
+static inline int runq_maybe(void)
+{
+	unsigned long b = 0;
+	for (int w = 0; w < RQ_WORDS; w++) b |= __green_runq.bits[w];
+	return b != 0;
+}
+
+/* out of line (runq.c) */
+hidden void __green_runq_requeue(struct green_thread *, int front);
+hidden int __green_runq_should_preempt(struct green_thread *cur);
+hidden int __green_runq_higher(struct green_thread *cur);
+
+#endif
