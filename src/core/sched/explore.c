@@ -378,6 +378,7 @@ hidden void __green_explore_report(void)
 	const struct green_config *c = &__green_config;
 	if (!__green_xmode || reported) return;
 	reported = 1;
+	/* green-explore finds this format in a program: is it green? */
 	__green_say("green: GREEN_SCHED=%s steps=%llu hash=%016llx\n", c->sched_text,
 	            (unsigned long long)steps, (unsigned long long)hash);
 }
