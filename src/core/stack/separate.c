@@ -98,11 +98,11 @@ static size_t top_bytes(size_t tls)
 #define COLOUR_LINE 64
 #define COLOUR_ROOM (COLOUR_SPAN - COLOUR_LINE)   /* the largest colour */
 
-/* Bytes below a mapping's top for the next thread's colour: the colours
- * in turn.  (A hash of the mapping's address was tried first; for some
- * spacings of consecutive mappings it gave 64 threads only 4 to 15
- * colours.)  A cached mapping takes the next colour like a new one:
- * COLOUR_ROOM is there for any of them. */
+/* The next thread's colour: the colours in turn, so that any 64 threads
+ * created one after another have 64 (a hash of the mapping's address
+ * gives too few for some spacings: docs/stacks.md).  A cached mapping
+ * takes the next colour like a new one: COLOUR_ROOM is there for any of
+ * them. */
 hidden size_t __green_next_colour(void)
 {
 	static unsigned turn;

@@ -109,7 +109,9 @@ static inline __attribute__((always_inline)) _Noreturn void run(struct green_thr
 		int (*f)(void *) = (int (*)(void *))(void *)self->start;
 		__pthread_exit((void *)(intptr_t)f(self->arg));
 	}
-	__pthread_exit(self->start(self->arg));
+	void *r = self->start(self->arg);
+	self->unwind = 0;   /* returned: no frame of its own left to unwind */
+	__pthread_exit(r);
 }
 
 /* In a program that can unwind C++ frames, the thread runs from a frame

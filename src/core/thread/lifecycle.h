@@ -35,6 +35,10 @@ hidden int __green_registry_add(struct green_thread *);
 hidden void __green_registry_del(struct green_thread *);
 hidden void __green_registry_reset(struct green_thread *self);
 hidden int __green_sched_check(int policy, int prio);  /* thread_np.c: 0 or EINVAL */
+/* the process's exit, one thread at a time (procexit.c): returns to the
+ * thread that runs it, parks any other for good */
+hidden void __green_exit_begin(void);
+hidden int __green_exit_begun(void);             /* is some thread inside exit()? */
 
 /* Off the list of all threads (__green_all): in line in pthread_join's
  * release (join.c), out of line for the reaping of detached threads. */
