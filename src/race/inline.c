@@ -9,7 +9,7 @@
  * entries are read in order, keeping at each depth the subprogram or
  * inlined subroutine whose ranges hold the pc.  Each inlined one gives
  * the name of its function (through DW_AT_abstract_origin, demangled by
- * report.c when it is a linkage name) and the file and line it was
+ * print.c when it is a linkage name) and the file and line it was
  * called from (DW_AT_call_file, in the unit's line table: dwarf.c).
  * Only report time pays for this.
  */

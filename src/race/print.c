@@ -1,5 +1,5 @@
 /*
- * report.c — the reports (data race, heap use after free, thread leak),
+ * print.c — the reports (data race, heap use after free, thread leak),
  * in ThreadSanitizer's words and layout so that what its users grep for
  * is there; their suppressions; and the exit status (docs/race.md).
  *
