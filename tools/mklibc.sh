@@ -1,11 +1,26 @@
 #!/bin/sh
-# mklibc.sh MUSL_BUILD REPLACED_LIST LIBGREEN OUT
+# mklibc.sh [--shared WRAPS] MUSL_BUILD REPLACED_LIST LIBGREEN OUT
 #
-# Build the augmented libc.a: every object of musl's libc except the
+# Build the augmented libc: every object of musl's libc except the
 # members named in REPLACED_LIST (src/replaced.txt), plus the objects of
 # LIBGREEN.  Members are chosen by their path in musl's object tree, so
 # members that share a base name (clone, free, realloc) never collide.
+#
+# Without --shared, OUT is an archive, libc.a.  With --shared, OUT is a
+# shared object made as musl makes its own libc.so (its Makefile's rule
+# and link flags, from its config.mak): the same objects, which are
+# position-independent, and musl's dynamic linker (obj/ldso/), so that
+# one object is the program's libc and its loader; LIBGREEN's objects
+# must be position-independent too.  WRAPS names a file listing the
+# functions whose green version stands in front of musl's
+# (tools/wraps.sh): in the shared object musl's definition of each NAME
+# is renamed __real_NAME and green's __wrap_NAME becomes NAME, which is
+# what ld's --wrap does for a static link.  The link itself checks what
+# tools/check-replaced.sh checks in an archive: no symbol is left
+# undefined (-Wl,--no-undefined, musl's flag) and none is defined twice.
 set -eu
+wraps=
+if [ "$1" = --shared ]; then wraps=$2; shift 2; fi
 musl=$1 list=$2 green=$3 out=$4
 mkdir -p "$(dirname "$out")"
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
@@ -22,6 +37,7 @@ mkdir -p "$tmp/green"
 arch=$(sed -n 's/^ARCH = //p' "$musl/config.mak")
 ext=o
 grep -q '^AOBJS = \$(LOBJS)' "$musl/config.mak" && ext=lo
+[ -n "$wraps" ] && ext=lo
 grep -v '^#' "$list" | awk -v a="$arch" 'NF { m = $1
 	if (m ~ /^[^\/]*:/) { if (index(m, a ":") != 1) next; m = substr(m, length(a) + 2) }
 	sub(/\{arch\}/, a, m); print m }' > "$tmp/replaced"
@@ -41,8 +57,50 @@ if [ -n "$dup" ]; then
 fi
 (cd "$tmp/green" && "$AR" x "$green")
 rm -f "$out" "$out.tmp"
-(cd "$musl" && "$AR" rc "$out.tmp" $(cat "$tmp/keep"))
-"$AR" r "$out.tmp" "$tmp"/green/*.o
-"$RANLIB" "$out.tmp"
+
+if [ -z "$wraps" ]; then
+	(cd "$musl" && "$AR" rc "$out.tmp" $(cat "$tmp/keep"))
+	"$AR" r "$out.tmp" "$tmp"/green/*.o
+	"$RANLIB" "$out.tmp"
+	mv "$out.tmp" "$out"
+	echo "mklibc: $(wc -l < "$tmp/keep") musl members kept, $(wc -l < "$tmp/replaced") replaced, $(ls "$tmp/green" | wc -l) green objects"
+	exit 0
+fi
+
+# ---- the shared object
+NM=${NM:-nm}
+OBJCOPY=${OBJCOPY:-objcopy}
+CC=${CC:-cc}
+mk() { sed -n "s/^$1 = //p" "$musl/config.mak"; }
+# musl's members that define a wrapped name, renamed in copies; green's
+# __wrap_NAME renamed in place (they are extracted copies already)
+mkdir -p "$tmp/renamed"
+: > "$tmp/musl.objs"
+for o in $(cat "$tmp/keep"); do
+	args=
+	for f in $(cat "$wraps"); do
+		"$NM" --defined-only "$musl/$o" 2>/dev/null | grep -q " [TW] $f\$" &&
+			args="$args --redefine-sym $f=__real_$f"
+	done
+	if [ -n "$args" ]; then
+		c="$tmp/renamed/$(echo "$o" | tr / _)"
+		"$OBJCOPY" $args "$musl/$o" "$c"
+		echo "$c" >> "$tmp/musl.objs"
+	else
+		echo "$musl/$o" >> "$tmp/musl.objs"
+	fi
+done
+args=
+for f in $(cat "$wraps"); do args="$args --redefine-sym __wrap_$f=$f"; done
+for o in "$tmp"/green/*.o; do "$OBJCOPY" $args "$o"; done
+ldso=$(cd "$musl" && find obj/ldso -name '*.lo' | sort | sed "s|^|$musl/|")
+if [ -z "$ldso" ]; then
+	echo "mklibc: $musl has no dynamic linker objects (obj/ldso/: musl configured --disable-shared?)" >&2
+	exit 1
+fi
+# musl's own rule: lib/libc.so in its Makefile
+# shellcheck disable=SC2046
+$CC $(mk CFLAGS_AUTO) $(mk CFLAGS_C99FSE) $(mk LDFLAGS_AUTO) -nostdlib -shared \
+	-Wl,-e,_dlstart -o "$out.tmp" $(cat "$tmp/musl.objs") "$tmp"/green/*.o $ldso $(mk LIBCC)
 mv "$out.tmp" "$out"
-echo "mklibc: $(wc -l < "$tmp/keep") musl members kept, $(wc -l < "$tmp/replaced") replaced, $(ls "$tmp/green" | wc -l) green objects"
+echo "mklibc: $(wc -l < "$tmp/keep") musl members kept, $(wc -l < "$tmp/replaced") replaced, $(ls "$tmp/green" | wc -l) green objects, $(wc -l < "$wraps") renamed, linked with musl's dynamic linker"

@@ -3,7 +3,7 @@
  *
  * Start-up.  Nothing happens until the program creates its second
  * thread: a program that never does pays nothing (no timer, no handler,
- * no system call).  The crt0 hook (__green_start_main, reached from crt/crt1.c
+ * no system call).  The crt0 hook (__green_start, reached from crt/entry.h
  * through a weak reference, so only when this module is linked) runs
  * after musl has set up TLS and the constructors have run; it only reads
  * the environment.  The first pthread_create — possibly from a
@@ -85,12 +85,11 @@ hidden void __green_init(void)
 	__green_started = 1;
 }
 
-/* The crt0 hook: the program's main runs from here. */
-int __green_start_main(int argc, char **argv, char **envp)
+/* The crt0 hook (crt/entry.h), called before main.  Not hidden: in a
+ * dynamic link the program's start-up object finds it in libc.so. */
+void __green_start(void)
 {
-	extern int main();
 	__green_config_load();
-	return main(argc, argv, envp);
 }
 
 /*
