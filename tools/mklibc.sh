@@ -63,7 +63,7 @@ if [ -z "$wraps" ]; then
 	"$AR" r "$out.tmp" "$tmp"/green/*.o
 	"$RANLIB" "$out.tmp"
 	mv "$out.tmp" "$out"
-	echo "mklibc: $(wc -l < "$tmp/keep") musl members kept, $(wc -l < "$tmp/replaced") replaced, $(ls "$tmp/green" | wc -l) green objects"
+	echo "mklibc: $(grep -c -v '^obj/ldso/' "$tmp/keep") musl members kept, $(wc -l < "$tmp/replaced") replaced, $(ls "$tmp/green" | wc -l) green objects"
 	exit 0
 fi
 
@@ -72,35 +72,36 @@ NM=${NM:-nm}
 OBJCOPY=${OBJCOPY:-objcopy}
 CC=${CC:-cc}
 mk() { sed -n "s/^$1 = //p" "$musl/config.mak"; }
-# musl's members that define a wrapped name, renamed in copies; green's
-# __wrap_NAME renamed in place (they are extracted copies already)
+# musl's members and loader objects that define a wrapped name, renamed
+# in copies; green's __wrap_NAME renamed in place (they are extracted
+# copies already)
 mkdir -p "$tmp/renamed"
-: > "$tmp/musl.objs"
-for o in $(cat "$tmp/keep"); do
-	args=
-	for f in $(cat "$wraps"); do
-		"$NM" --defined-only "$musl/$o" 2>/dev/null | grep -q " [TW] $f\$" &&
-			args="$args --redefine-sym $f=__real_$f"
-	done
-	if [ -n "$args" ]; then
-		c="$tmp/renamed/$(echo "$o" | tr / _)"
-		"$OBJCOPY" $args "$musl/$o" "$c"
-		echo "$c" >> "$tmp/musl.objs"
-	else
-		echo "$musl/$o" >> "$tmp/musl.objs"
-	fi
-done
-args=
-for f in $(cat "$wraps"); do args="$args --redefine-sym __wrap_$f=$f"; done
-for o in "$tmp"/green/*.o; do "$OBJCOPY" $args "$o"; done
-ldso=$(cd "$musl" && find obj/ldso -name '*.lo' | sort | sed "s|^|$musl/|")
-if [ -z "$ldso" ]; then
+(cd "$musl" && find obj/ldso -name '*.lo' | sort) >> "$tmp/keep"
+if ! grep -q '^obj/ldso/' "$tmp/keep"; then
 	echo "mklibc: $musl has no dynamic linker objects (obj/ldso/: musl configured --disable-shared?)" >&2
 	exit 1
 fi
-# musl's own rule: lib/libc.so in its Makefile
+# (one nm over them all: "object:address type name")
+(cd "$musl" && "$NM" -A --defined-only $(cat "$tmp/keep") 2>/dev/null) |
+	awk 'FILENAME != "-" { w[$1] = 1; next }
+	     ($2 == "T" || $2 == "W") && ($3 in w) { sub(/:.*/, "", $1); print $1, $3 }' \
+	"$wraps" - > "$tmp/defines"
+for o in $(awk '{ print $1 }' "$tmp/defines" | sort -u); do
+	args=$(awk -v o="$o" '$1 == o { printf " --redefine-sym %s=__real_%s", $2, $2 }' "$tmp/defines")
+	"$OBJCOPY" $args "$musl/$o" "$tmp/renamed/$(echo "$o" | tr / _)"
+done
+awk -v m="$musl" -v r="$tmp/renamed" -v k="$tmp/keep" 'FILENAME != k { d[$1] = 1; next }
+	{ if ($1 in d) { c = $1; gsub("/", "_", c); print r "/" c } else print m "/" $1 }' \
+	"$tmp/defines" "$tmp/keep" > "$tmp/musl.objs"
+args=
+for f in $(cat "$wraps"); do args="$args --redefine-sym __wrap_$f=$f"; done
+for o in "$tmp"/green/*.o; do "$OBJCOPY" $args "$o"; done
+# musl's own rule: lib/libc.so in its Makefile; musl's renamed
+# definitions are the library's own business, not exported
+echo '{ global: *; local: __real_*; };' > "$tmp/hide.ver"
 # shellcheck disable=SC2046
 $CC $(mk CFLAGS_AUTO) $(mk CFLAGS_C99FSE) $(mk LDFLAGS_AUTO) -nostdlib -shared \
-	-Wl,-e,_dlstart -o "$out.tmp" $(cat "$tmp/musl.objs") "$tmp"/green/*.o $ldso $(mk LIBCC)
+	-Wl,-e,_dlstart -Wl,--version-script="$tmp/hide.ver" -o "$out.tmp" \
+	$(cat "$tmp/musl.objs") "$tmp"/green/*.o $(mk LIBCC)
 mv "$out.tmp" "$out"
-echo "mklibc: $(wc -l < "$tmp/keep") musl members kept, $(wc -l < "$tmp/replaced") replaced, $(ls "$tmp/green" | wc -l) green objects, $(wc -l < "$wraps") renamed, linked with musl's dynamic linker"
+echo "mklibc: $(grep -c -v '^obj/ldso/' "$tmp/keep") musl members kept, $(wc -l < "$tmp/replaced") replaced, $(ls "$tmp/green" | wc -l) green objects, $(wc -l < "$wraps") renamed, linked with musl's dynamic linker"

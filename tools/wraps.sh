@@ -1,8 +1,10 @@
 #!/bin/sh
-# wraps.sh MODE ALLTYPES — the libc functions whose green version stands
-# in front of musl's, one name a line.
+# wraps.sh MODE ALLTYPES [shared] — the libc functions whose green
+# version stands in front of musl's, one name a line.
 #
-# MODE is green or 1to1; ALLTYPES names musl's bits/alltypes.h.  sysconf
+# MODE is green or 1to1; ALLTYPES names musl's bits/alltypes.h; shared
+# asks for the list of a libc.so, which adds dlopen (src/members/dlopen.c:
+# an object built for glibc is refused) in both modes.  sysconf
 # is green's in both modes (src/members/sysconf.c: green's answers where
 # they differ from musl's).  Green mode also puts its own in front of
 # fcntl and ioctl (a change of a descriptor's flags, F_SETFL or FIONBIO,
@@ -22,6 +24,7 @@
 # under the plain name and a program needs no option of its own.
 set -eu
 echo sysconf
+[ "${3:-}" = shared ] && echo dlopen
 [ "$1" = green ] || exit 0
 if grep -q '_REDIR_TIME64 1' "$2" 2>/dev/null; then
 	printf '%s\n' __clock_gettime64 __clock_getres_time64 __timer_settime64 __timer_gettime64

@@ -60,6 +60,9 @@
  *   GREEN_SWITCH_CPU  a CPU-time clock was asked for; the switch charges
  *              the outgoing thread.  Set: cputime.c.  Read as
  *              green_cpu_on() (cputime.h).
+ *   GREEN_SWITCH_DTV  threads share one TCB and an object loaded at run
+ *              time has TLS: the switch binds the TCB's DTV shallowly
+ *              too.  Set: dtv.c (green's libc.so only).
  *
  * __green_xmode     not packed: GREEN_SCHED's mode (GREEN_SCHED_RANDOM,
  *                   _PCT; 0 off), the fact the two EXPLORE copies above
@@ -109,7 +112,7 @@ enum {
 
 extern hidden int __green_xmode;                              /* explore.c */
 
-enum { GREEN_SWITCH_TP = 1, GREEN_SWITCH_CPU = 2 };
+enum { GREEN_SWITCH_TP = 1, GREEN_SWITCH_CPU = 2, GREEN_SWITCH_DTV = 4 };
 extern hidden unsigned char __green_switch_kind;             /* switch.c */
 
 #endif

@@ -17,18 +17,26 @@ _Static_assert(offsetof(struct green_thread, sigpend) + sizeof(uint64_t) <= 64,
                "the fields a switch reads fit in the descriptor's first cache line");
 
 hidden struct green_thread *__green_reap_list;
-hidden unsigned char __green_switch_kind;   /* GREEN_SWITCH_TP set by tls.c, _CPU by cputime.c */
+hidden unsigned char __green_switch_kind;   /* GREEN_SWITCH_TP set by tls.c, _CPU by cputime.c, _DTV by dtv.c */
 
-/* green_switch's first step when CPU time is charged: the charge, then
- * the thread pointer or the bound fields as usual */
+/* green_switch's first step when CPU time is charged, or (green's
+ * libc.so) a loaded object's TLS makes the shared TCB's DTV per thread
+ * (stack/dtv.c): the charge, then the thread pointer or the bound
+ * fields as usual */
 hidden void __green_switch_charged(struct green_thread *from, struct green_thread *to)
 {
-	__green_cpu_charge();
+#ifdef GREEN_SHARED
+	if (__green_switch_kind & GREEN_SWITCH_CPU)
+#endif
+		__green_cpu_charge();
 	if (__green_switch_kind & GREEN_SWITCH_TP) {
 		__green_arch_set_tp(to->tp);
 	} else {
 		green_tls_save(from);
 		green_tls_load(to);
+#ifdef GREEN_SHARED
+		if (__green_switch_kind & GREEN_SWITCH_DTV) green_tcb_dtv_move(from, to);
+#endif
 	}
 }
 

@@ -147,8 +147,8 @@ hidden void __green_thread_frame(struct green_thread *t, void *top)
 	t->sp = __green_arch_make(top, __green_thread_start, t);
 }
 
-int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict attrp,
-                     void *(*fn)(void *), void *restrict arg)
+static inline __attribute__((always_inline)) int create(pthread_t *restrict res,
+	const pthread_attr_t *restrict attrp, void *(*fn)(void *), void *restrict arg)
 {
 	struct green_thread *t, *self;
 	struct green_attr attr = { 0 };
@@ -203,6 +203,14 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	t->tid = next_tid;
 	next_tid = next_tid >= 0x3ffffff0 ? 0x400000 : next_tid + 1;
 	green_tls_make(t, t->tcb, self);
+#ifdef GREEN_SHARED
+	if ((err = __green_dtv_new(t))) {   /* a loaded object's TLS (dtv.c) */
+		__green_registry_del(t);
+		__green_stack_free(t);
+		GREEN_LEAVE();
+		return err;
+	}
+#endif
 	__green_arch_fp_get(&t->fp);   /* POSIX: the creator's floating-point environment */
 	t->start = fn;
 	t->arg = arg;
@@ -231,6 +239,21 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	*res = gp(t);
 	GREEN_LEAVE();
 	return 0;
+}
+
+int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict attrp,
+                     void *(*fn)(void *), void *restrict arg)
+{
+#ifdef GREEN_SHARED
+	/* not while a dlopen lays out TLS (stack/dtv.c), as in musl */
+	int err;
+	__acquire_ptc();
+	err = create(res, attrp, fn, arg);
+	__release_ptc();
+	return err;
+#else
+	return create(res, attrp, fn, arg);
+#endif
 }
 
 /* The rest of the exit: the cleanup handlers not yet run, the
