@@ -68,6 +68,11 @@ static const Elf64_Sym *syms;
 static size_t nsyms;
 static const char *strs;
 static int syms_tried;
+/* where the executable was loaded: 0 for a fixed-address one; a static
+ * PIE's (green-cc -static-pie) symbols are relative to its ELF header,
+ * which the linker names __ehdr_start */
+extern const Elf64_Ehdr __ehdr_start __attribute__((__weak__, __visibility__("hidden")));
+static uintptr_t bias;
 
 static void load_symbols(void)
 {
@@ -87,6 +92,7 @@ static void load_symbols(void)
 	close(fd);
 	eh = (const Elf64_Ehdr *)f;
 	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64) return;
+	if (eh->e_type == ET_DYN) bias = (uintptr_t)&__ehdr_start;
 	sh = (const Elf64_Shdr *)(f + eh->e_shoff);
 	for (i = 0; i < eh->e_shnum; i++)
 		if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_link < eh->e_shnum) {
@@ -104,6 +110,7 @@ static const Elf64_Sym *symbol_at(uintptr_t a, int type)
 	const Elf64_Sym *best = 0;
 	size_t i;
 	load_symbols();
+	a -= bias;
 	for (i = 0; i < nsyms; i++) {
 		const Elf64_Sym *s = &syms[i];
 		if (ELF64_ST_TYPE(s->st_info) != type || !s->st_value) continue;
@@ -136,7 +143,7 @@ static const char *func_at(uintptr_t pc, char *buf, size_t len, uintptr_t *off)
 		*off = 0;
 		return "??";
 	}
-	*off = pc - s->st_value;
+	*off = pc - bias - s->st_value;
 	return name_of(s, buf, len);
 }
 
@@ -299,7 +306,7 @@ static void location(uintptr_t addr, char *var, size_t len)
 		char buf[256];
 		snprintf(var, len, "%s", name_of(s, buf, sizeof buf));
 		put("  Location is global '%s' of size %lu at 0x%lx\n", var,
-		    (unsigned long)s->st_size, (unsigned long)s->st_value);
+		    (unsigned long)s->st_size, (unsigned long)(s->st_value + bias));
 		return;
 	}
 	if (__race_block_find(addr, &b)) {
