@@ -97,11 +97,17 @@ args=
 for f in $(cat "$wraps"); do args="$args --redefine-sym __wrap_$f=$f"; done
 for o in "$tmp"/green/*.o; do "$OBJCOPY" $args "$o"; done
 # musl's own rule: lib/libc.so in its Makefile; musl's renamed
-# definitions are the library's own business, not exported
+# definitions are the library's own business, not exported.  The
+# compiler's runtime without its unwinder (libgcc_eh): green's code that
+# unwinds (pthread_once's cleanup, pthread_exit's unwinding) must use the
+# program's own, the one C++ code throws with, not a second copy whose
+# state the first never set; the program hands it over at start-up
+# (src/core/thread/unwinder.c)
 echo '{ global: *; local: __real_*; };' > "$tmp/hide.ver"
+libcc=$(mk LIBCC | sed 's/ *-lgcc_eh//')
 # shellcheck disable=SC2046
 $CC $(mk CFLAGS_AUTO) $(mk CFLAGS_C99FSE) $(mk LDFLAGS_AUTO) -nostdlib -shared \
 	-Wl,-e,_dlstart -Wl,--version-script="$tmp/hide.ver" -o "$out.tmp" \
-	$(cat "$tmp/musl.objs") "$tmp"/green/*.o $(mk LIBCC)
+	$(cat "$tmp/musl.objs") "$tmp"/green/*.o $libcc
 mv "$out.tmp" "$out"
 echo "mklibc: $(grep -c -v '^obj/ldso/' "$tmp/keep") musl members kept, $(wc -l < "$tmp/replaced") replaced, $(ls "$tmp/green" | wc -l) green objects, $(wc -l < "$wraps") renamed, linked with musl's dynamic linker"

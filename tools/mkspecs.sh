@@ -46,6 +46,7 @@ case $4 in
 green) m=1 gdbobj=" %{shared:;static|static-pie:$3/green-gdb.o;:$3/green-gdb-dyn.o}" ;;
 *) m=0 gdbobj= ;;
 esac
+[ -n "${MKSPECS_LOADER:-}" ] && gdbobj="$gdbobj %{!shared:%{!static:%{!static-pie:$3/unwinder.o}}}"
 # The kind of link green-cc asked for (src/green-cc.in): -static (its
 # default), -static-pie, -shared, or none of them: a dynamically linked
 # executable, position-independent unless -no-pie, whose interpreter is
@@ -53,9 +54,15 @@ esac
 # link names the wrapped functions (green's libc.so exports them under
 # the plain names: tools/wraps.sh).  A port without a loader links
 # statically only (green-cc refuses the others).
+# A dynamically linked executable also links unwinder.o, which hands the
+# program's unwinder, if it links one (a C++ program), to libc.so
+# (src/core/thread/unwinder.c).
 loader=${MKSPECS_LOADER:-}
 dyn=
 [ -n "$loader" ] && dyn=" %{!static:%{!static-pie:%{!shared:-dynamic-linker $3/$loader}}}"
+# green-c++ links C's personality routine too, which nothing of C++ asks
+# for: pthread_once's cleanup in libc.so needs it (unwinder.c)
+[ -n "$loader" ] && [ -n "$cxxinc" ] && dyn="$dyn %{!static:%{!static-pie:%{!shared:-u __gcc_personality_v0}}}"
 sed 's|\$\([A-Z_]*\)\([^ ;}]*\)|%:getenv(\1 \2)|g' <<SPECS
 %rename cpp_options old_cpp_options
 
