@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh — run the benchmark suite and write the metric tables.
 #
-#   bench/run.sh BUILDDIR [--quick]
+#   bench/run.sh BUILDDIR [--quick] [--dynamic]
 #
 # Builds BUILDDIR/bench/bench-green and bench-1to1 with BUILDDIR/bin/green-cc
 # and, when GNU Pth's <pth.h> is installed, bench-pth with the host compiler
@@ -10,20 +10,27 @@
 # going to BUILDDIR/bench/raw/, then bench/tables.py writes
 # BUILDDIR/bench/tables.md, BUILDDIR/bench/stack-depth.svg and
 # BUILDDIR/bench/server.svg; tables.md is also printed.  --quick runs fewer and shorter trials.
+# --dynamic builds one program, BUILDDIR/bench/bench-dyn, linked against
+# green's libc.so (green-cc --dynamic; and bench-dyn-tls, with a TLS
+# segment), and runs the green columns on it as it is and the 1:1
+# column on the same binary through `green-run --threads=1to1`: the
+# thread model chosen at run time (docs/dynamic.md).
 #
 # Environment: BENCH_CPU picks the CPU (default: the highest online one);
 # CC the compiler for the Pth build (default cc).
 set -eu
 
-usage() { echo "usage: $0 BUILDDIR [--quick]" >&2; exit 2; }
+usage() { echo "usage: $0 BUILDDIR [--quick] [--dynamic]" >&2; exit 2; }
 
 [ $# -ge 1 ] || usage
 builddir=$1
 shift
 quick=no
+dynamic=no
 for a in "$@"; do
 	case $a in
 	--quick) quick=yes ;;
+	--dynamic) dynamic=yes ;;
 	*) usage ;;
 	esac
 done
@@ -59,6 +66,16 @@ done
 if newer "$out/bench-green-tls" || [ "$srcdir/bench/tls.c" -nt "$out/bench-green-tls" ]; then
 	echo "==> building bench-green-tls" >&2
 	"$green_cc" $cflags -o "$out/bench-green-tls" $(paths) "$srcdir/bench/tls.c"
+fi
+# one dynamically linked program for both models (--dynamic)
+if [ $dynamic = yes ]; then
+	for v in dyn dyn-tls; do
+		t=; [ $v = dyn-tls ] && t=$srcdir/bench/tls.c
+		if newer "$out/bench-$v" || [ "$builddir/lib/green/libc.so" -nt "$out/bench-$v" ]; then
+			echo "==> building bench-$v" >&2
+			"$green_cc" --dynamic $cflags -o "$out/bench-$v" $(paths) $t
+		fi
+	done
 fi
 pth=no
 hostcc=${CC:-cc}
@@ -121,6 +138,12 @@ run() { run_for "$limit" "$@"; }
 G=$out/bench-green
 K=$out/bench-1to1
 P=$out/bench-pth
+GT=$out/bench-green-tls
+if [ $dynamic = yes ]; then
+	G=$out/bench-dyn
+	K="$builddir/bin/green-run --threads=1to1 $out/bench-dyn"
+	GT=$out/bench-dyn-tls
+fi
 
 # ---- which optional features are live (probes, never assumed)
 phase "probes"
@@ -179,7 +202,6 @@ done
 # ---- per-thread TLS: yield busy without and with a TLS segment, each
 # pair run back to back so that their ratio holds on a loaded machine;
 # and the two ways of moving the thread pointer
-GT=$out/bench-green-tls
 phase "TLS"
 for c in sep cop; do
 	[ $c = cop ] && [ $copied = no ] && continue

@@ -27,6 +27,9 @@
 # Environment:
 #   RP_TIMEOUT  seconds a run of one suite may take (1800)
 #   RP_MODES    the modes to run (default "glibc separate copied")
+#   RP_LINK     static (default) or dynamic: how green-cc links the
+#               programs (dynamic: green-cc --dynamic, against green's
+#               libc.so, in trees of their own: docs/dynamic.md)
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -59,8 +62,22 @@ tree() {
 	fi
 	echo "$d"
 }
-compiler() { [ "$1" = green ] && echo "$cc" || echo "${CC:-cc}"; }
-kind_of() { [ "$1" = glibc ] && echo glibc || echo green; }
+case ${RP_LINK:-static} in
+static) gkind=green ;;
+dynamic) gkind=green-dynamic ;;
+*) echo "realprogs.sh: RP_LINK is static or dynamic" >&2; exit 2 ;;
+esac
+# compiler KIND: the command; compiler_file KIND: its file, for make-like
+# date comparisons
+compiler() {
+	case $1 in
+	green) echo "$cc" ;;
+	green-dynamic) echo "$cc --dynamic" ;;
+	*) echo "${CC:-cc}" ;;
+	esac
+}
+compiler_file() { case $1 in green*) echo "$cc" ;; *) command -v "${CC:-cc}" ;; esac; }
+kind_of() { [ "$1" = glibc ] && echo glibc || echo $gkind; }
 # run MODE LOG CMD...: the suite's command in MODE under the timeout, as
 # $runas (a command prefix) if set
 runas=
@@ -90,7 +107,7 @@ mk() { make -C "$1" ACLOCAL=true AUTOMAKE=true AUTOCONF=true AUTOHEADER=true "${
 libevent_build() {   # KIND: builds, installs into $top/prefix-KIND
 	local d
 	d=$(tree libevent-2.1.12-stable "$1")
-	[ -x "$d/test/regress" ] && [ "$(compiler "$1")" -ot "$d/test/regress" ] && return 0
+	[ -x "$d/test/regress" ] && [ "$(compiler_file "$1")" -ot "$d/test/regress" ] && return 0
 	say "building libevent ($1)"
 	# dpkg-source's patches leave the autotools inputs newer than their
 	# outputs, which must not be remade
@@ -133,9 +150,11 @@ libuv_suite() {
 	for m in $modes; do
 		d=$(tree libuv1-1.44.2 "$(kind_of "$m")")
 		b=$d/rp-build
-		if [ ! -x "$b/uv_run_tests_a" ] || [ "$(compiler "$(kind_of "$m")")" -nt "$b/uv_run_tests_a" ]; then
+		if [ ! -x "$b/uv_run_tests_a" ] || [ "$(compiler_file "$(kind_of "$m")")" -nt "$b/uv_run_tests_a" ]; then
 			say "building libuv and its suite ($(kind_of "$m"))"
-			{ cmake -S "$d" -B "$b" -DCMAKE_C_COMPILER="$(compiler "$(kind_of "$m")")" \
+			# (cmake wants the compiler's file, and its options apart)
+			{ cmake -S "$d" -B "$b" -DCMAKE_C_COMPILER="$(compiler_file "$(kind_of "$m")")" \
+				-DCMAKE_C_FLAGS="$(compiler "$(kind_of "$m")" | cut -s -d' ' -f2-)" \
 				-DLIBUV_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
 			  cmake --build "$b" -j2 --target uv_run_tests_a; } >"$d/rp-build.log" 2>&1 ||
 				{ echo "realprogs.sh: building libuv failed, see $d/rp-build.log" >&2; return 1; }
@@ -167,7 +186,7 @@ memcached_suite() {
 		k=$(kind_of "$m")
 		libevent_build "$k" || return 1
 		d=$(tree memcached-1.6.18 "$k")
-		if [ ! -x "$d/memcached-debug" ] || [ "$(compiler "$k")" -nt "$d/memcached-debug" ]; then
+		if [ ! -x "$d/memcached-debug" ] || [ "$(compiler_file "$k")" -nt "$d/memcached-debug" ]; then
 			say "building memcached ($k)"
 			(cd "$d" && ./configure -q CC="$(compiler "$k")" --with-libevent="$top/prefix-$k" \
 				--enable-extstore) >"$d/rp-configure.log" 2>&1 &&

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mklibc.sh [--shared WRAPS] MUSL_BUILD REPLACED_LIST LIBGREEN OUT
+# mklibc.sh [--shared WRAPS] MUSL_BUILD REPLACED_LIST LIBGREEN OUT [EXTRA...]
 #
 # Build the augmented libc: every object of musl's libc except the
 # members named in REPLACED_LIST (src/replaced.txt), plus the objects of
@@ -18,10 +18,13 @@
 # what ld's --wrap does for a static link.  The link itself checks what
 # tools/check-replaced.sh checks in an archive: no symbol is left
 # undefined (-Wl,--no-undefined, musl's flag) and none is defined twice.
+# EXTRA objects, if any, are linked in too (dynamic.am: what Debian's
+# own musl libc.so has beyond musl's source).
 set -eu
 wraps=
 if [ "$1" = --shared ]; then wraps=$2; shift 2; fi
 musl=$1 list=$2 green=$3 out=$4
+shift 4
 mkdir -p "$(dirname "$out")"
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 green=$(cd "$(dirname "$green")" && pwd)/$(basename "$green")
@@ -108,6 +111,6 @@ libcc=$(mk LIBCC | sed 's/ *-lgcc_eh//')
 # shellcheck disable=SC2046
 $CC $(mk CFLAGS_AUTO) $(mk CFLAGS_C99FSE) $(mk LDFLAGS_AUTO) -nostdlib -shared \
 	-Wl,-e,_dlstart -Wl,--version-script="$tmp/hide.ver" -o "$out.tmp" \
-	$(cat "$tmp/musl.objs") "$tmp"/green/*.o $libcc
+	$(cat "$tmp/musl.objs") "$tmp"/green/*.o "$@" $libcc
 mv "$out.tmp" "$out"
 echo "mklibc: $(grep -c -v '^obj/ldso/' "$tmp/keep") musl members kept, $(wc -l < "$tmp/replaced") replaced, $(ls "$tmp/green" | wc -l) green objects, $(wc -l < "$wraps") renamed, linked with musl's dynamic linker"

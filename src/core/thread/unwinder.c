@@ -24,8 +24,9 @@
  * Without an unwinder (a C program, or one not linked by green-cc) an
  * exception never reaches them.
  */
-#include "base/gthread.h"
-/* (hidden, before <unwind.h> declares it: libc.so's own, not exported) */
+#include "base/seam.h"
+/* (hidden, before the unwinder's header declares it: libc.so's own, not
+ * exported) */
 struct _Unwind_Exception;
 hidden void _Unwind_Resume(struct _Unwind_Exception *);
 #include "thread/unwinder.h"
