@@ -23,7 +23,8 @@
 #   and a static one (where); a seeded-schedule failure found in each
 #   replays 10 of 10, through green-explore and run directly (under the
 #   kernel's address randomisation).
-# - green-cc's refusals: --race and --sched-points=memory with --dynamic.
+# - The race detector in a static PIE; green-cc's refusals: --race and
+#   --sched-points=memory with --dynamic.
 . "$GREEN_SRC/tests/lib.sh"
 D=$B/tests/dyn
 if [ -n "$GREEN_RUN" ] || [ ! -f "$B/lib/green/libc.so" ]; then
@@ -163,6 +164,23 @@ for p in lost-update-dyn lost-update-pie; do
 		fail "$p: seed $seed gave its hash in $n of 10 direct runs"
 	fi
 done
+
+# ---- the race detector in a static PIE: the report names the PIE's
+# function and global (their addresses moved by the load)
+if [ -f "$B/lib/green/race.o" ]; then
+	if "$B/bin/green-cc" --race -static-pie -O1 -g -o "$T/race-pie" "$S/tests/race/counter.c" 2>"$T/err"; then
+		"$T/race-pie" >"$T/out" 2>&1
+		st=$?
+		if [ $st = 66 ] && grep -q "^    #0 bump+0x" "$T/out" && grep -q "Location is global 'counter'" "$T/out"; then
+			pass "green-cc --race -static-pie: the report names bump() and 'counter'"
+		else
+			fail "green-cc --race -static-pie: status $st"
+			sed 's/^/    | /' "$T/out" | head -20
+		fi
+	else
+		fail "green-cc --race -static-pie does not link: $(cat "$T/err")"
+	fi
+fi
 
 # ---- what green-cc refuses
 for opt in --race --sched-points=memory; do

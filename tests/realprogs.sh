@@ -5,7 +5,7 @@
 #
 #   tests/realprogs.sh BUILDDIR [PROGRAM...]
 #
-# PROGRAM: libevent, libuv, memcached (default: all three).  Each is
+# PROGRAM: libevent, libuv, memcached (default: these three), gawk.  Each is
 # fetched as a Debian source package into BUILDDIR/realprogs at run time
 # (apt-get source, deb-src enabled by tools/debsrc.sh; nothing is kept in
 # this tree), built twice — with BUILDDIR's green-cc and with the host's
@@ -18,6 +18,12 @@
 #   memcached  `prove t` (its perl suite, against memcached-debug, with
 #              extstore), linked against this script's own libevent
 #              build of the same kind: test files passed
+#   gawk       `make -C test check` (its suite): the tests that passed of
+#              the tests it ran.  Built dynamically
+#              (RP_LINK=dynamic) it loads its extensions (filefuncs,
+#              readdir, fork, rwarray, inplace, time, testext...) with
+#              dlopen, and its suite runs their tests; statically linked
+#              it builds none and skips those.
 #
 # Prints one line per program and mode with the count passed of the count
 # run, and the names of what failed; exits 0 only if, for every program,
@@ -207,10 +213,35 @@ memcached_suite() {
 	done
 }
 
+# ---- gawk: make -C test check
+gawk_suite() {
+	local m k d log rc n f
+	fetch gawk gawk-5.2.1
+	for m in $modes; do
+		k=$(kind_of "$m")
+		d=$(tree gawk-5.2.1 "$k")
+		if [ ! -x "$d/gawk" ] || [ "$(compiler_file "$k")" -nt "$d/gawk" ]; then
+			say "building gawk ($k)"
+			# (doc/ needs gawktexi.in, which Debian's source leaves out)
+			(cd "$d" && ./configure -q CC="$(compiler "$k")") >"$d/rp-configure.log" 2>&1 &&
+			{ mk "$d" -j2 -k || [ -x "$d/gawk" ]; } >"$d/rp-make.log" 2>&1 ||
+				{ echo "realprogs.sh: building gawk ($k) failed, see $d/rp-*.log" >&2; return 1; }
+		fi
+		log=$top/gawk.$m.log
+		say "gawk make check ($m)"
+		run "$m" "$log" make -C "$d/test" check
+		rc=$?
+		# the tests run: the log's lines that are a test's name alone
+		n=$(ls "$d"/test/*.ok | sed 's|.*/||; s|\.ok$||' | grep -Fxf - "$log" | sort -u | wc -l)
+		mapfile -t f < <(sed -n 's/^============== _\(.*\) =============$/\1/p' "$log")
+		report gawk "$m" "$((n - ${#f[@]}))" "$n" "$rc" "${f[@]}"
+	done
+}
+
 st=0
 for p in $progs; do
 	case $p in
-	libevent|libuv|memcached) "${p}_suite" || st=1 ;;
+	libevent|libuv|memcached|gawk) "${p}_suite" || st=1 ;;
 	*) echo "realprogs.sh: unknown program $p" >&2; exit 2 ;;
 	esac
 	case " $modes " in
