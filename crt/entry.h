@@ -2,7 +2,7 @@
  * entry.h — the init hook that green's start-up objects hand to
  * __libc_start_main in place of main (crt1.c, rcrt1.c).
  *
- * __green_start (src/core/thread/thread.c: it reads green's environment
+ * __green_start (src/core/thread/create.c: it reads green's environment
  * variables) is a weak reference (Marovich 2.5.2): in a static link it
  * is non-null only when the thread library's module is linked, and
  * then start_main calls it before main.  (The module comes in with

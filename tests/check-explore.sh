@@ -6,7 +6,7 @@
 # (four schedules natively, two under qemu-user).
 . "$GREEN_SRC/tests/lib.sh"
 rc=0
-schedules="random:1 pct:1 random:3:copied pct:5:3:copied"
+schedules="random:1 pct:1 pos:2 random:3:copied pct:5:3:copied"
 # under an emulator, one of each kind and stack mode: each run of the
 # runner takes minutes there
 [ -n "$GREEN_RUN" ] && schedules="random:1 pct:5:3:copied"
@@ -17,7 +17,7 @@ for s in $schedules; do
 	esac
 	echo "== GREEN_SCHED=$s GREEN_STACKS=$stacks"
 	# each forked test prints its seed line at exit: keep the log short
-	GREEN_SCHED=$s GREEN_STACKS=$stacks $GREEN_RUN "$B/tests/runner-green" 2>&1 |
+	GREEN_DEBUG=checks GREEN_SCHED=$s GREEN_STACKS=$stacks $GREEN_RUN "$B/tests/runner-green" 2>&1 |
 		grep -v '^green: GREEN_SCHED=' > "$B/tests/check-explore.out"
 	cat "$B/tests/check-explore.out"
 	grep -q '^100%: Checks: [0-9]*, Failures: 0, Errors: 0' "$B/tests/check-explore.out" || rc=1

@@ -94,7 +94,10 @@ if [ -n "$STRACE" ]; then
 	done
 fi
 
-# ---- deadlock: reported and aborted (green only: 1:1 would hang)
+# ---- deadlock: reported and aborted (green only: 1:1 would hang); the
+# mutex with a symbol is named by it, the one on the heap (x86_64) by
+# the frame that locks it, and the worker's wait by its frame
+# (src/core/symbols.c), with separate and with copied stacks
 check_deadlock() {
 	expect_status "$1" 134 || return
 	if ! head -n 1 "$T/err" | grep -q '^green: deadlock'; then
@@ -103,12 +106,74 @@ check_deadlock() {
 	elif ! grep -q '"lock-main"' "$T/err" || ! grep -q '"lock-worker"' "$T/err"; then
 		fail "$1: the report does not name both threads"
 		sed 's/^/    | /' "$T/err"
+	elif ! grep -q "\"lock-worker\" waits for mutex 'ledger' (0x[0-9a-f]*) held by thread 1 \"lock-main\"" "$T/err"; then
+		fail "$1: the mutex with a symbol is not named 'ledger'"
+		sed 's/^/    | /' "$T/err"
+	elif [ "$GREEN_ARCH" = x86_64 ] && { ! grep -q "'ledger'.*, in take_vault_then_ledger+0x[0-9a-f]*$" "$T/err" ||
+	     ! grep -q '"lock-main" waits for mutex 0x[0-9a-f]* (the one main+0x[0-9a-f]* locks) held by' "$T/err"; }; then
+		fail "$1: the frames (take_vault_then_ledger, main) are not named"
+		sed 's/^/    | /' "$T/err"
 	else
 		pass "$1"
 	fi
 }
 run "$P/deadlock-green"
 check_deadlock deadlock-green
+run_env GREEN_STACKS=copied -- "$P/deadlock-green"
+check_deadlock "deadlock-green (copied stacks)"
+
+# ---- rqcorrupt: a run-queue link broken on purpose is reported by
+# GREEN_DEBUG's checks at the next switch, naming the thread, and the
+# process aborts (a core), in both stack modes
+for mode in separate copied; do
+	run_env GREEN_DEBUG=checks GREEN_STACKS=$mode -- "$P/rqcorrupt-green"
+	expect_status "rqcorrupt-green ($mode stacks)" 134 || continue
+	if grep -q '^green: invariant broken: thread [0-9]* "victim": .*run queue.*: found .*, expected ' "$T/err"; then
+		pass "rqcorrupt-green ($mode stacks): the broken link reported, naming the thread"
+	else
+		fail "rqcorrupt-green ($mode stacks): no invariant report naming \"victim\" on the run queue"
+		sed 's/^/    | /' "$T/err"
+	fi
+done
+
+# ---- exittwice: threads calling exit() at once: one runs it, the
+# others wait for the end (the destructors run once), plainly and under
+# seeded schedules, both stack modes
+bad=
+for mode in separate copied; do
+	for s in off pct:1 pct:2 random:1 random:2; do
+		if [ $s = off ]; then run_env GREEN_STACKS=$mode -- "$P/exittwice-green"
+		else run_env GREEN_STACKS=$mode GREEN_SCHED=$s -- "$P/exittwice-green"; fi
+		[ "$st" = 3 ] || bad="$bad $s/$mode (status $st: $(head -c 80 "$T/err"))"
+	done
+done
+if [ -z "$bad" ]; then pass "exittwice-green: one thread runs exit(), 5 schedules, both stack modes"
+else fail "exittwice-green:$bad"; fi
+
+# ---- stacksize: the guard right past the size asked for (separate
+# stacks: a copied thread's room is its slot), a deep default stack
+# without attributes (both stack modes), the default glibc's
+run "$P/stacksize-green" fit
+expect_status "stacksize-green fit: 64 KiB asked, all but 2 KiB used" 0 && pass "stacksize-green fit"
+run "$P/stacksize-green" over
+if expect_status "stacksize-green over: one page past 64 KiB asked" 139; then
+	if grep -q '"tight" overflowed its stack of 65536 bytes' "$T/err"; then
+		pass "stacksize-green over: faults in the guard, the thread named"
+	else
+		fail "stacksize-green over: no line naming \"tight\" and its 65536 bytes"
+		sed 's/^/    | /' "$T/err"
+	fi
+fi
+for mode in separate copied; do
+	run_env GREEN_STACKS=$mode -- "$P/stacksize-green" default
+	expect_status "stacksize-green default ($mode stacks): $(cat "$T/out")" 0 || continue
+	pass "stacksize-green default ($mode stacks): $(cat "$T/out")"
+	# a 32-bit CPU keeps musl's 128 KiB: no 1 MiB frame there
+	[ "$(sed -n 's/^default //p' "$T/out")" -ge 2097152 ] || continue
+	run_env GREEN_STACKS=$mode -- "$P/stacksize-green" deep
+	expect_status "stacksize-green deep ($mode stacks): 1 MiB used, no attribute" 0 &&
+		pass "stacksize-green deep ($mode stacks)"
+done
 
 # ---- overflow: the thread is named, then the process dies of SIGSEGV
 check_overflow() {

@@ -13,7 +13,7 @@
  * other.  dlopen can be preempted or wait (a parked thread holding
  * malloc's lock, say) in the middle, so the lock is real, a green
  * rwlock as in musl, which pthread_create takes for reading
- * (thread.c).  Its release at the end of a dlopen gives every other
+ * (create.c).  Its release at the end of a dlopen gives every other
  * thread the TLS the load added (core/stack/dtv.c).
  */
 #ifdef GREEN_SHARED

@@ -7,7 +7,7 @@
  * no-preempt section when a preemption could observe them half-updated
  * (GREEN_ENTER/GREEN_LEAVE, section.h).  No atomics are needed for that.
  * Atomic read-modify-writes are used where a plain load and store could
- * lose another's change: words that signal handlers change too (signal.c's
+ * lose another's change: words that signal handlers change too (deliver.c's
  * 64-bit sets: green_bits_or/green_bits_clear, gsignal.h; __green_pending
  * needs none, being a byte per flag), counters changed
  * outside a no-preempt section (src/stubs/vmlock.c, __wait.c), and
@@ -61,6 +61,7 @@ enum gwait {
 	GW_CHILD,       /* a child process changing state (io.c) */
 	GW_RETRY,       /* polled at growing intervals: locks, queues (io.c) */
 	GW_AIO,         /* an asynchronous I/O request to complete (aio.c) */
+	GW_EXIT,        /* the process's end: another thread runs exit() (procexit.c) */
 };
 
 /*
@@ -97,6 +98,12 @@ struct green_io_node {
 enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
 
 #define GREEN_MAGIC 0x6772656eu /* "gren" */
+/* A thread's id (its tid: the owner id of the libc's locks), from
+ * GREEN_TID_FIRST up, wrapping before GREEN_TID_LAST: 2^22 is
+ * PID_MAX_LIMIT on 64-bit Linux, so no process or kernel thread on the
+ * machine has such an id. */
+#define GREEN_TID_FIRST 0x400000
+#define GREEN_TID_LAST 0x3ffffff0
 
 /*
  * Who writes which field of a thread descriptor, and when.  One kernel
@@ -106,7 +113,7 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  * no-preempt section (GREEN_ENTER, or the catcher, which dispatches at a
  * non-zero depth), and so is a write to its own that a waker also reads.
  *
- *   creator (thread.c, stack.c, tls.c), before the thread first runs:
+ *   creator (create.c, separate.c, tls.c), before the thread first runs:
  *       magic, id, tcb, tp, tid, fp, start, arg, c11, detached (as
  *       asked), every stack field, policy, prio, level, sigmask (its own
  *       copied); the allocator zeroes what comes before start
@@ -133,18 +140,18 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *       (pthread_setschedparam; the run or wait queue re-sorted), boost
  *       (priority inheritance, mutex.c), sigpend and sigq (pthread_kill,
  *       the catcher; the thread takes them off), xprio (explore.c)
- *   exit and reaping (thread.c, switch.c): all_next, all_prev,
+ *   exit and reaping (create.c, switch.c): all_next, all_prev,
  *       reap_next, magic (cleared when the descriptor is freed)
  *   a dlopen that adds TLS (dtv.c, in its section, with no thread being
  *       created): dtv of every other thread, while threads share a TCB
- *   run_handler (signal.c) saves and restores wake, canceling and
+ *   run_handler (deliver.c) saves and restores wake, canceling and
  *       wait_aux around a handler, which may wait itself.
  */
 /* The libc's per-thread state that only one member each reaches: kept
  * in the descriptor in both TCB modes, written by those members alone
  * (src/members: h_errno.c, dlerror.c, ftrylockfile.c), each for the
  * running thread, through green_libc_local(); the core only zeroes it
- * and frees the message as the thread ends (thread.c). */
+ * and frees the message as the thread ends (create.c). */
 struct green_libc_local {
 	int h_errno_val;               /* h_errno */
 	unsigned char dlerror_flag;    /* the message not yet returned by dlerror */
@@ -171,7 +178,7 @@ struct green_thread {
 	int stack_mode;
 	enum gstate state;
 	unsigned char cancel_disable, cancel_async, cancel_pending, canceling;   /* cancel.c */
-	uint64_t sigmask;              /* this thread's mask (signal.c) */
+	uint64_t sigmask;              /* this thread's mask (deliver.c) */
 	uint64_t sigpend;              /* directed at this thread, not yet delivered */
 
 	/* Shallow binding, when threads share one TCB: the libc keeps tid,
@@ -179,7 +186,7 @@ struct green_thread {
 	 * its values live here (switch.h, the seam).  With TCBs of their own
 	 * only tid is used.  tid and errno_val are side by side, as in musl's
 	 * TCB, so that the pair moves as one (the seam). */
-	int tid;                       /* owner id for FILE locks (>= 0x400000) */
+	int tid;                       /* owner id for FILE locks (>= GREEN_TID_FIRST) */
 	int errno_val;
 	locale_t locale;
 	/* The libc's other per-thread state (green_libc_local), zero in a
@@ -204,7 +211,7 @@ struct green_thread {
 	/* Address waits (futex.c). */
 	const volatile void *waddr;
 
-	/* Lifecycle (thread.c; what the creator sets is at the end). */
+	/* Lifecycle (create.c; what the creator sets is at the end). */
 	struct green_thread *joiner;
 	char name[16];
 
@@ -218,13 +225,13 @@ struct green_thread {
 	int rdlocks;                   /* read locks held (rwlock.c) */
 	void *mheld;                   /* robust/PI mutexes held (mutex.c) */
 
-	uint64_t xprio;                /* PCT priority under GREEN_SCHED, 0 until seen (explore.c) */
+	uint64_t xprio;                /* PCT or POS priority under GREEN_SCHED, 0 until seen (explore.c) */
 	uint64_t cpu_ns;               /* CPU time charged to it, once accounting is on (cputime.c) */
 
 	/* Copied stacks (copied.c): the saved live stack [sp, top). */
 	void *save;
 	size_t save_len, save_cap;
-	unsigned char started;         /* its first frame exists (__green_thread_frame, thread.c) */
+	unsigned char started;         /* its first frame exists (__green_thread_frame, create.c) */
 	unsigned char hot;             /* its slot is mapped, its frames in place */
 	unsigned short hot_at;         /* its place in the ring of hot threads */
 	unsigned char shared;          /* its slot has had another thread (32-bit: copied.c) */
@@ -233,7 +240,7 @@ struct green_thread {
 	 * PTHREAD_KEYS_MAX slots, lazy. */
 	unsigned char tsd_used;
 
-	/* Signals (signal.c; sigmask and sigpend are in the first line):
+	/* Signals (deliver.c; sigmask and sigpend are in the first line):
 	 * bit s-1 of a set stands for signal s. */
 	unsigned char intr_restart;    /* the last handler that interrupted had SA_RESTART */
 	unsigned char kcrit;           /* all signals blocked in the kernel (posix_spawn) */
@@ -249,7 +256,7 @@ struct green_thread {
 	 * the thread's own DTV, which the switch installs in the TCB
 	 * (GREEN_SWITCH_DTV) and saves as it leaves; and the memory of its
 	 * DTV and TLS blocks when they are its own (the creator's), freed
-	 * with the descriptor (stack.c). */
+	 * with the descriptor (separate.c). */
 	uintptr_t *dtv;
 	void *dyn_tls;
 #endif
@@ -257,19 +264,21 @@ struct green_thread {
 	/*
 	 * Not zeroed at creation (GREEN_THREAD_ZEROED, below): from here on
 	 * every field is set by the creator before the thread is seen
-	 * (thread.c, and every stack field by each allocator, stack.c and
+	 * (create.c, and every stack field by each allocator, separate.c and
 	 * copied.c), or written before it is read.  A field that must start
 	 * out zero goes above.
 	 */
 	void *(*start)(void *);
 	void *arg;
+	uintptr_t xevent;              /* POS: the access it stopped before, 0 if none; valid
+	                                * once xprio is set, which sets it (explore.c, pos.c) */
 	void *result;                  /* set as it exits */
 	struct green_thread *all_next, *all_prev;
 	unsigned reg_at;               /* its slot in the registry (registry.c) */
 	unsigned char detached;
 	unsigned char c11;             /* thrd_create: int result */
 
-	/* Stack (stack.c). */
+	/* Stack (separate.c). */
 	unsigned char own_stack;       /* the mapping is ours to free */
 	unsigned char user_stack;      /* pthread_attr_setstack */
 	unsigned vg_id;                /* valgrind stack id */
@@ -299,12 +308,12 @@ struct green_thread {
 	 * (epoll.c), set up by the wait (io.c). */
 	struct green_io_node io_node;
 
-	/* Written by the sender as it hands a signal to a sigwait (signal.c). */
+	/* Written by the sender as it hands a signal to a sigwait (deliver.c). */
 	siginfo_t sigwait_si;
 };
 
 /* The bytes of a descriptor that start out zero: the rest is the
- * creator's to set (stack.c's carve zeroes these). */
+ * creator's to set (separate.c's carve zeroes these). */
 #define GREEN_THREAD_ZEROED offsetof(struct green_thread, start)
 
 /* ---- global state (sched.c) */
@@ -332,7 +341,7 @@ static inline struct green_libc_local *green_libc_local(void)
 static inline struct green_thread *gt(pthread_t t) { return (struct green_thread *)(void *)t; }
 static inline pthread_t gp(struct green_thread *t) { return (pthread_t)(void *)t; }
 
-extern hidden int __green_pid;                   /* thread.c, fork.c: to recognise a vfork child */
+extern hidden int __green_pid;                   /* create.c, fork.c: to recognise a vfork child */
 /*
  * Are we posix_spawn's vfork child, running on the parent's memory until
  * it execs?  Only while the current thread is in its all-signals-blocked

@@ -30,7 +30,7 @@
  *     process's CPU time less idle and the time of exited threads.
  *
  * Clock ids are the kernel's encoding of a thread CPU clock,
- * (-tid - 1) * 8 + 6, with the thread's owner id (>= 0x400000, never a
+ * (-tid - 1) * 8 + 6, with the thread's owner id (>= GREEN_TID_FIRST, never a
  * kernel tid; the initial thread's is its kernel tid): green-cc wraps
  * clock_gettime and clock_getres (tools/mkspecs.sh) so that they come
  * here first.
@@ -112,7 +112,7 @@ hidden int __green_cpu_clock(clockid_t clk, uint64_t *ns)
 		GREEN_ENTER();
 		t = by_tid(tid);
 		GREEN_LEAVE();
-		if (!t) return tid >= 0x400000 ? -1 : 0;
+		if (!t) return tid >= GREEN_TID_FIRST ? -1 : 0;
 	}
 	start();
 	if (ns) {

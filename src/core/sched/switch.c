@@ -19,16 +19,15 @@ _Static_assert(offsetof(struct green_thread, sigpend) + sizeof(uint64_t) <= 64,
 hidden struct green_thread *__green_reap_list;
 hidden unsigned char __green_switch_kind;   /* GREEN_SWITCH_TP set by tls.c, _CPU by cputime.c, _DTV by dtv.c */
 
-/* green_switch's first step when CPU time is charged, or (green's
- * libc.so) a loaded object's TLS makes the shared TCB's DTV per thread
- * (stack/dtv.c): the charge, then the thread pointer or the bound
- * fields as usual */
+/* green_switch's first step when the switch's kind asks for more than
+ * the thread pointer or the bound fields: GREEN_DEBUG's invariant checks
+ * (invariants.c), the CPU-time charge, then either as usual, and (green's
+ * libc.so) the shared TCB's DTV bound too once a loaded object's TLS
+ * makes it per thread (stack/dtv.c) */
 hidden void __green_switch_charged(struct green_thread *from, struct green_thread *to)
 {
-#ifdef GREEN_SHARED
-	if (__green_switch_kind & GREEN_SWITCH_CPU)
-#endif
-		__green_cpu_charge();
+	if (__green_switch_kind & GREEN_SWITCH_CHECK) __green_check_switch(from, to);
+	if (__green_switch_kind & GREEN_SWITCH_CPU) __green_cpu_charge();
 	if (__green_switch_kind & GREEN_SWITCH_TP) {
 		__green_arch_set_tp(to->tp);
 	} else {

@@ -155,7 +155,7 @@ hidden void __green_dtv_init(void)
 	dtv_cnt = green_tls_modules();
 }
 
-/* A new thread's fields (thread.c, in its section): in the shared mode
+/* A new thread's fields (create.c, in its section): in the shared mode
  * after a load with TLS, a DTV and blocks of its own.  0, or EAGAIN. */
 hidden int __green_dtv_new(struct green_thread *t)
 {
@@ -166,7 +166,7 @@ hidden int __green_dtv_new(struct green_thread *t)
 	return 0;
 }
 
-/* The descriptor is freed (stack.c). */
+/* The descriptor is freed (separate.c). */
 hidden void __green_dtv_free(struct green_thread *t)
 {
 	free(t->dyn_tls);

@@ -1,5 +1,5 @@
 /*
- * thread.c — creation, start, exit and the library's lazy start-up.
+ * create.c — creation, start, exit and the library's lazy start-up.
  *
  * Start-up.  Nothing happens until the program creates its second
  * thread: a program that never does pays nothing (no timer, no handler,
@@ -44,7 +44,7 @@ static int (*const keep_atfork)(void (*)(void), void (*)(void), void (*)(void))
 static int refused;               /* the libc seam cannot run threads here */
 static int unwinds;               /* the program can unwind C++ frames (unwind.c) */
 static unsigned next_id = 1;
-static int next_tid = 0x400000;   /* above any kernel tid (pid_max <= 2^22) */
+static int next_tid = GREEN_TID_FIRST;
 
 static void all_add(struct green_thread *t)
 {
@@ -65,7 +65,7 @@ hidden void __green_all_remove(struct green_thread *t)
  *   - configuration first: every later step reads it;
  *   - the libc's thread machinery on, then the TLS image: a refusal is
  *     remembered and reported by the first pthread_create;
- *   - the signal state becomes virtual (signal.c reads the kernel's
+ *   - the signal state becomes virtual (deliver.c reads the kernel's
  *     dispositions and mask through __libc_sigaction and raw calls);
  *   - the guard-page handler is installed with __libc_sigaction, the
  *     kernel's call, so it does not depend on __green_started;
@@ -82,6 +82,7 @@ hidden void __green_init(void)
 	unwinds = __green_can_unwind();
 	__green_sig_init();
 	__green_guard_init();
+	if (__green_config.debug & GREEN_DEBUG_CHECKS) __green_switch_kind |= GREEN_SWITCH_CHECK;
 	__green_started = 1;
 }
 
@@ -107,7 +108,9 @@ static inline __attribute__((always_inline)) _Noreturn void run(struct green_thr
 		int (*f)(void *) = (int (*)(void *))(void *)self->start;
 		__pthread_exit((void *)(intptr_t)f(self->arg));
 	}
-	__pthread_exit(self->start(self->arg));
+	void *r = self->start(self->arg);
+	self->unwind = 0;   /* returned: no frame of its own left to unwind */
+	__pthread_exit(r);
 }
 
 /* In a program that can unwind C++ frames, the thread runs from a frame
@@ -158,8 +161,10 @@ static inline __attribute__((always_inline)) int create(pthread_t *restrict res,
 	if (!fn) return EINVAL;
 	__green_init();
 	if (refused) return refused;
-	/* an attribute's size, else GREEN_STACK_SIZE, else the default */
-	size = __green_config.stack_size ? __green_config.stack_size : GREEN_STACK_DEFAULT;
+	/* an attribute's size, else GREEN_STACK_SIZE, else (0 here) the
+	 * default: a copied thread's slot, or a separate stack's default
+	 * (__green_stack_alloc) */
+	size = __green_config.stack_size;
 	guard = GREEN_GUARD_DEFAULT;
 	mode = __green_config.stack_mode;
 	if (attrp && !c11) {
@@ -201,7 +206,7 @@ static inline __attribute__((always_inline)) int create(pthread_t *restrict res,
 	t->magic = GREEN_MAGIC;
 	t->id = ++next_id;
 	t->tid = next_tid;
-	next_tid = next_tid >= 0x3ffffff0 ? 0x400000 : next_tid + 1;
+	next_tid = next_tid >= GREEN_TID_LAST ? GREEN_TID_FIRST : next_tid + 1;
 	green_tls_make(t, t->tcb, self);
 #ifdef GREEN_SHARED
 	if ((err = __green_dtv_new(t))) {   /* a loaded object's TLS (dtv.c) */
