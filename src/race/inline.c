@@ -302,6 +302,7 @@ hidden int __race_inlined(uintptr_t pc, struct race_inlined *out, int max)
 	static struct unit cu;     /* (large: its abbreviations) */
 	const unsigned char *p, *next;
 	load();
+	pc -= __race_bias();   /* a PIE's (elf.c) */
 	if (!info || !abbrev) return 0;
 	for (p = info; p < info + info_size; p = next) {
 		struct in in;

@@ -287,6 +287,7 @@ hidden const char *__race_object_at(uintptr_t a, char *buf, size_t len, uintptr_
                                     size_t *size);
 hidden void *__race_symbol(const char *name);
 hidden const char *__race_exe_name(void);
+hidden uintptr_t __race_bias(void);
 hidden const char *__race_demangle(const char *name, char *buf, size_t len);
 hidden const void *__race_section(const char *name, size_t *size);
 
