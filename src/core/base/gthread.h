@@ -61,6 +61,7 @@ enum gwait {
 	GW_CHILD,       /* a child process changing state (io.c) */
 	GW_RETRY,       /* polled at growing intervals: locks, queues (io.c) */
 	GW_AIO,         /* an asynchronous I/O request to complete (aio.c) */
+	GW_FUTEX,       /* a word of the program's own, by syscall(SYS_futex) (kfutex.c) */
 };
 
 /*
@@ -98,6 +99,12 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
 
 #define GREEN_MAGIC 0x6772656eu /* "gren" */
 
+/* Thread ids (tid.c): the initial thread's is its kernel tid; the others'
+ * run from PID_MAX_LIMIT of a 64-bit kernel, which no kernel thread can
+ * reach, up to a bound that keeps their CPU clock ids in range. */
+#define GREEN_TID_FIRST 0x400000
+#define GREEN_TID_LAST 0x3ffffff0
+
 /*
  * Who writes which field of a thread descriptor, and when.  One kernel
  * thread runs all the code, so the question is which code, on behalf of
@@ -118,14 +125,17 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *   thread: sp, np, tid, errno_val and locale (shared-TCB binding),
  *       save, save_len, save_cap, started, cpu_ns (cputime.c)
  *   the thread itself, RUNNING: wait, wait_obj, wait_aux, waddr,
- *       deadline (as it starts a wait, sched.c, futex.c, cond.c),
+ *       wbits, deadline (as it starts a wait, sched.c, futex.c,
+ *       kfutex.c, cond.c),
  *       cancel_disable, cancel_async, canceling (GREEN_CP_WAIT), cleanup,
  *       tsd, tsd_used, mheld, sigwait_set, kcrit, result (at exit),
  *       sigmask (pthread_sigmask, and around its handlers)
  *   a waker (any running thread, the tick, the catcher), while the
  *   thread is BLOCKED: state, wake, wait and wait_obj (cleared),
- *       q and its links, heap_idx (timer.c); for a hand-over also what
- *       it hands: rdlocks (rwlock.c), sigwait_got, sigwait_si, intr_at
+ *       q and its links, heap_idx (timer.c); a requeue moves waddr
+ *       and wait_obj to the other word (futex.c); for a hand-over
+ *       also what it hands: rdlocks (rwlock.c), sigwait_got,
+ *       sigwait_si, intr_at
  *   the scheduler, in any state: state, q, q_next, q_prev (run queue)
  *   any thread, in any state: cancel_pending (pthread_cancel), name,
  *       detached (pthread_detach), joiner (its joiner), policy, prio
@@ -176,7 +186,7 @@ struct green_thread {
 	 * its values live here (switch.h, the seam).  With TCBs of their own
 	 * only tid is used.  tid and errno_val are side by side, as in musl's
 	 * TCB, so that the pair moves as one (the seam). */
-	int tid;                       /* owner id for FILE locks (>= 0x400000) */
+	int tid;                       /* gettid(), the FILE-lock owner id (tid.c) */
 	int errno_val;
 	locale_t locale;
 	/* The libc's other per-thread state (green_libc_local), zero in a
@@ -198,8 +208,10 @@ struct green_thread {
 	 * deadline is at the end). */
 	size_t heap_idx;
 
-	/* Address waits (futex.c). */
+	/* Address waits (futex.c): the address, and the bitset a raw
+	 * FUTEX_WAIT_BITSET gave (kfutex.c), 0 for any wake. */
 	const volatile void *waddr;
+	unsigned wbits;
 
 	/* Lifecycle (thread.c; what the creator sets is at the end). */
 	struct green_thread *joiner;

@@ -55,6 +55,7 @@ hidden const char *__green_wait_name(enum gwait w)
 	case GW_CHILD: return "child process";
 	case GW_RETRY: return "polled lock or queue";
 	case GW_AIO: return "asynchronous I/O";
+	case GW_FUTEX: return "futex word";
 	default: return "nothing";
 	}
 }

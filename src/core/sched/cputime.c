@@ -112,7 +112,7 @@ hidden int __green_cpu_clock(clockid_t clk, uint64_t *ns)
 		GREEN_ENTER();
 		t = by_tid(tid);
 		GREEN_LEAVE();
-		if (!t) return tid >= 0x400000 ? -1 : 0;
+		if (!t) return tid >= GREEN_TID_FIRST ? -1 : 0;
 	}
 	start();
 	if (ns) {

@@ -89,9 +89,9 @@ hidden int __green_pshared_wait(volatile int *w, int val, uint64_t deadline,
 	return r;
 }
 
-/* Wake up to n waiters on w: this process's greenly; if fewer than n were
- * here and others may wait (another process), through the kernel. */
-hidden void __green_pshared_wake(volatile int *w, int n, int others)
+/* Wake up to n of this process's waiters on w whose bits match (a raw
+ * FUTEX_WAKE_BITSET, kfutex.c; ~0 for any): how many were woken. */
+hidden int __green_pshared_wake_bits(const volatile void *w, int n, unsigned bits)
 {
 	struct green_thread *t, *next;
 	int k = 0;
@@ -99,11 +99,19 @@ hidden void __green_pshared_wake(volatile int *w, int n, int others)
 	GREEN_ENTER();
 	for (t = __green_pshared_q.head; t && k < n; t = next) {
 		next = t->q_next;
-		if (t->waddr != w) continue;
+		if (t->waddr != w || (t->wbits && !(t->wbits & bits))) continue;
 		__green_wake(t, 0);
 		k++;
 	}
 	GREEN_LEAVE();
+	return k;
+}
+
+/* Wake up to n waiters on w: this process's greenly; if fewer than n were
+ * here and others may wait (another process), through the kernel. */
+hidden void __green_pshared_wake(volatile int *w, int n, int others)
+{
+	int k = __green_pshared_wake_bits(w, n, ~0u);
 	if (others && k < n) __syscall(SYS_futex, w, PS_FUTEX_WAKE, n - k);
 }
 

@@ -36,6 +36,15 @@ hidden void __green_registry_del(struct green_thread *);
 hidden void __green_registry_reset(struct green_thread *self);
 hidden int __green_sched_check(int policy, int prio);  /* thread_np.c: 0 or EINVAL */
 
+/* ---- thread ids (tid.c): gettid()'s, and what an id given to a call
+ * names (1: *t, a live green thread of this process; 0: the kernel's
+ * business; -ESRCH) */
+hidden int __green_tid_new(void);                  /* inside GREEN_ENTER */
+hidden struct green_thread *__green_by_tid(pid_t); /* inside GREEN_ENTER */
+hidden int __green_tid_find(pid_t, struct green_thread **t);
+hidden long __green_tid_kernel(pid_t);             /* the id to give the kernel, or -ESRCH */
+hidden long __green_tid_signal(pid_t tgid, pid_t tid, int sig, const siginfo_t *si);   /* tgid -1: tkill */
+
 /* Off the list of all threads (__green_all): in line in pthread_join's
  * release (join.c), out of line for the reaping of detached threads. */
 static inline void green_all_remove(struct green_thread *t)

@@ -44,7 +44,6 @@ static int (*const keep_atfork)(void (*)(void), void (*)(void), void (*)(void))
 static int refused;               /* the libc seam cannot run threads here */
 static int unwinds;               /* the program can unwind C++ frames (unwind.c) */
 static unsigned next_id = 1;
-static int next_tid = 0x400000;   /* above any kernel tid (pid_max <= 2^22) */
 
 static void all_add(struct green_thread *t)
 {
@@ -201,8 +200,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	t->stack_asked = size;
 	t->magic = GREEN_MAGIC;
 	t->id = ++next_id;
-	t->tid = next_tid;
-	next_tid = next_tid >= 0x3ffffff0 ? 0x400000 : next_tid + 1;
+	t->tid = __green_tid_new();
 	green_tls_make(t, t->tcb, self);
 	__green_arch_fp_get(&t->fp);   /* POSIX: the creator's floating-point environment */
 	t->start = fn;
