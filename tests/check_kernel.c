@@ -657,6 +657,34 @@ START_TEST(tgkill_one_thread)
 }
 END_TEST
 
+/* Once the ids are used up (after about 10^9 creations) the count goes
+ * round from the first again, and skips an id a live thread holds.  The
+ * counter is green's (tid.c), reached here to come to its end at once. */
+extern int __green_tid_next __attribute__((weak)), __green_tid_again __attribute__((weak));
+
+START_TEST(tid_wrap_skips_live)
+{
+	struct target a = { 0 }, c = { 0 };
+	pthread_t ta, tc;
+	int next, again;
+
+	SPAWN(&ta, sleeper, &a);
+	while (!a.tid) usleep(1000);
+	next = __green_tid_next;
+	again = __green_tid_again;
+	__green_tid_next = 0x3ffffff0;   /* used up */
+	__green_tid_again = a.tid;       /* and the round has come to a's id */
+	SPAWN(&tc, sleeper, &c);
+	while (!c.tid) usleep(1000);
+	a.stop = c.stop = 1;
+	JOIN(ta, 0);
+	JOIN(tc, 0);
+	__green_tid_next = next;
+	__green_tid_again = again;
+	ck_assert_int_eq(c.tid, a.tid + 1);   /* a's skipped; the next was never given */
+}
+END_TEST
+
 /* fork: the child's one thread has the child's pid for id, whichever
  * thread forked */
 static void *fork_and_report(void *p)
@@ -699,6 +727,7 @@ Suite *suite_kernel(void)
 	tcase_add_test(tc, tids_unique);
 	tcase_add_test(tc, tgkill_one_thread);
 	tcase_add_test(tc, tid_after_fork);
+	if (GREEN_MODE && &__green_tid_next) tcase_add_test(tc, tid_wrap_skips_live);
 	suite_add_tcase(s, tc);
 	return s;
 }

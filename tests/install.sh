@@ -2,7 +2,7 @@
 # install.sh — what a user of an installed green touches: the build
 # installed with DESTDIR into a temporary directory, then moved (to a
 # name with a space in it); its manual pages, green-cc --help, a threaded
-# program compiled and run with the moved tree, the debug: line the moved
+# program compiled and run with the moved tree, the kernel's headers, the debug: line the moved
 # green-explore prints, the refusals (-shared,
 # -static-pie, a --threads without a mode), pkg-config, and quickstart's
 # --prefix check.
@@ -60,6 +60,13 @@ for how in "--threads=green - same" "--threads 1to1 different"; do
 		fail "moved install, $how: $(head -3 "$T/err")"
 	fi
 done
+# the moved tree's links to the system's kernel headers (docs/kernel.md)
+printf '#include <linux/futex.h>\n#include <pthread.h>\nint main(void) { return FUTEX_WAKE_PRIVATE != 129; }\n' > "$T/kh.c"
+if "$cc" -O2 -o "$T/kh" "$T/kh.c" >"$T/err" 2>&1 && $TO $GREEN_RUN "$T/kh"; then
+	pass "a moved install finds <linux/futex.h>"
+else
+	fail "moved install, <linux/futex.h>: $(head -3 "$T/err")"
+fi
 if [ -x "$M/bin/green-c++" ]; then
 	if "$M/bin/green-c++" -O2 -o "$T/tls" "$S/tests/cxx/tls.cc" >"$T/err" 2>&1 &&
 	   $TO $GREEN_RUN "$T/tls" >/dev/null 2>&1; then

@@ -118,8 +118,6 @@ static long sched_call(long n, long *a)
 static long green_call(long n, long *a)
 {
 	switch (n) {
-	case SYS_futex:
-		return __green_futex_call((void *)a[0], a[1], a[2], (void *)a[3], (void *)a[4], a[5], 1);
 #if defined(SYS_futex_time64) && SYS_futex_time64 != SYS_futex
 	case SYS_futex_time64:
 		return __green_futex_call((void *)a[0], a[1], a[2], (void *)a[3], (void *)a[4], a[5], 0);
@@ -159,14 +157,21 @@ long syscall(long n, ...)
 	syscall_arg_t arg[6];
 	va_list ap;
 	long r;
-	int i;
 
 	va_start(ap, n);
-	for (i = 0; i < 6; i++) arg[i] = va_arg(ap, syscall_arg_t);
+	arg[0] = va_arg(ap, syscall_arg_t);
+	arg[1] = va_arg(ap, syscall_arg_t);
+	arg[2] = va_arg(ap, syscall_arg_t);
+	arg[3] = va_arg(ap, syscall_arg_t);
+	arg[4] = va_arg(ap, syscall_arg_t);
+	arg[5] = va_arg(ap, syscall_arg_t);
 	va_end(ap);
 
 	if (!green_active() || green_vfork_child())
 		r = __syscall(n, arg[0], arg[1], arg[2], arg[3], arg[4], arg[5]);
+	else if (n == SYS_futex)   /* the most frequent by far: first */
+		return __syscall_ret(__green_futex_call((void *)arg[0], arg[1], arg[2], (void *)arg[3],
+		                                        (void *)arg[4], arg[5], 1));
 	else
 		r = green_call(n, (long *)arg);
 	renumbered(n, arg[0], arg[1]);

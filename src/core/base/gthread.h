@@ -194,6 +194,7 @@ struct green_thread {
 	struct green_libc_local libc;
 
 	enum gwait wait;               /* valid while BLOCKED */
+	unsigned wbits;                /* an address wait's FUTEX_WAIT_BITSET bits (kfutex.c), 0: any wake */
 	const void *wait_obj;
 	void *wait_aux;                /* cond wait: the mutex to re-acquire */
 	int wake;                      /* why the last wait ended: 0, ETIMEDOUT, EINTR, ECANCELED */
@@ -208,10 +209,8 @@ struct green_thread {
 	 * deadline is at the end). */
 	size_t heap_idx;
 
-	/* Address waits (futex.c): the address, and the bitset a raw
-	 * FUTEX_WAIT_BITSET gave (kfutex.c), 0 for any wake. */
+	/* Address waits (futex.c). */
 	const volatile void *waddr;
-	unsigned wbits;
 
 	/* Lifecycle (thread.c; what the creator sets is at the end). */
 	struct green_thread *joiner;

@@ -89,9 +89,13 @@ static int private_wait(kword *w, uint32_t val, uint64_t deadline, unsigned bits
 
 	GREEN_ENTER();
 	if (*w == val) {
-		self->wbits = bits;
-		r = __green_futex_wait(w, (int)val, deadline, GW_FUTEX);
-		self->wbits = 0;
+		if (bits == ~0u) {   /* any wake: as the descriptor's 0 says */
+			r = __green_futex_wait(w, (int)val, deadline, GW_FUTEX);
+		} else {
+			self->wbits = bits;
+			r = __green_futex_wait(w, (int)val, deadline, GW_FUTEX);
+			self->wbits = 0;
+		}
 	}
 	GREEN_LEAVE();
 	return r;
@@ -124,13 +128,18 @@ static long wait_word(kword *w, uint32_t val, uint64_t deadline, unsigned bits, 
 
 /* ---- wakes */
 
-/* Wake up to n of this process's waiters on w whose bits match: how many. */
-static long local_wake(kword *w, long n, unsigned bits)
+/* Wake up to n of this process's waiters on w whose bits match, after k
+ * of the address wait's: how many in all. */
+static long more_local(kword *w, long n, unsigned bits, long k)
 {
-	long k = __green_futex_wake_bits(w, n, bits);
 	if (k < n) k += __green_pshared_wake_bits(w, n - k, bits);
 	if (k < n) k += __green_futex_waitv_wake(w, n - k);
 	return k;
+}
+
+static long local_wake(kword *w, long n, unsigned bits)
+{
+	return more_local(w, n, bits, __green_futex_wake_bits(w, n, bits));
 }
 
 /* The kernel's futex call on a shared word, for the waiters of other
@@ -235,20 +244,16 @@ static long wake_op(kword *w, int n, kword *w2, int n2, uint32_t code, int priv)
 	return k;
 }
 
-/*
- * syscall(SYS_futex, uaddr, op, val, timeout or val2, uaddr2, val3), and
- * SYS_futex_time64 on 32-bit CPUs (legacy 0): the kernel's result, or
- * -errno.
- */
-hidden long __green_futex_call(volatile void *uaddr, int op, uint32_t val, const void *timeout,
-                               volatile void *uaddr2, uint32_t val3, int legacy)
+/* Every operation but the common two (below), and every flag and
+ * argument the kernel checks. */
+static __attribute__((noinline)) long futex_op(kword *w, int op, uint32_t val, const void *timeout,
+                                               kword *w2, uint32_t val3, int legacy)
 {
-	kword *w = uaddr, *w2 = uaddr2;
 	int cmd = KF_CMD(op), priv = op & KF_PRIVATE, err = 0;
 	uint64_t deadline = GREEN_NO_DEADLINE;
 	struct timespec ts;
 
-	if ((op & KF_CLOCK_REALTIME) && cmd != KF_WAIT_BITSET) return -ENOSYS;   /* as Linux 5.x and later */
+	if ((op & KF_CLOCK_REALTIME) && cmd != KF_WAIT_BITSET) return -ENOSYS;   /* as Linux 6 */
 	if ((uintptr_t)w % 4) return -EINVAL;
 	switch (cmd) {
 	case KF_WAIT:
@@ -275,6 +280,29 @@ hidden long __green_futex_call(volatile void *uaddr, int op, uint32_t val, const
 		return wake_op(w, (int)val, w2, (int)(intptr_t)timeout, val3, priv);
 	}
 	return -ENOSYS;   /* the PI operations (above), and what the kernel does not know */
+}
+
+/*
+ * syscall(SYS_futex, uaddr, op, val, timeout or val2, uaddr2, val3), and
+ * SYS_futex_time64 on 32-bit CPUs (legacy 0): the kernel's result, or
+ * -errno.  A private FUTEX_WAIT without a timeout and a private
+ * FUTEX_WAKE of an aligned word, which are most of all calls, go
+ * straight to the address wait.
+ */
+hidden long __green_futex_call(volatile void *uaddr, int op, uint32_t val, const void *timeout,
+                               volatile void *uaddr2, uint32_t val3, int legacy)
+{
+	kword *w = uaddr;
+
+	if (!((uintptr_t)w % 4)) {
+		if (op == (KF_WAKE | KF_PRIVATE)) {
+			long n = (int)val > 0 ? (int)val : 1;   /* the kernel wakes one for 0 */
+			long k = __green_futex_wake_bits(w, n, ~0u);
+			return k < n ? more_local(w, n, ~0u, k) : k;
+		}
+		if (op == (KF_WAIT | KF_PRIVATE) && !timeout) return wait_word(w, val, GREEN_NO_DEADLINE, ~0u, 1);
+	}
+	return futex_op(w, op, val, timeout, uaddr2, val3, legacy);
 }
 
 /* ---- futex_waitv: one thread waits on up to 128 words at once

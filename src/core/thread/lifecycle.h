@@ -39,7 +39,16 @@ hidden int __green_sched_check(int policy, int prio);  /* thread_np.c: 0 or EINV
 /* ---- thread ids (tid.c): gettid()'s, and what an id given to a call
  * names (1: *t, a live green thread of this process; 0: the kernel's
  * business; -ESRCH) */
-hidden int __green_tid_new(void);                  /* inside GREEN_ENTER */
+extern hidden int __green_tid_next, __green_tid_again;
+hidden int __green_tid_new(void);
+/* inside GREEN_ENTER: a new thread's id (thread.c) */
+static inline int green_tid_new(void)
+{
+	int tid = __green_tid_next;
+	if (tid >= GREEN_TID_LAST) return __green_tid_new();   /* wrapped: look */
+	__green_tid_next = tid + 1;
+	return tid;
+}
 hidden struct green_thread *__green_by_tid(pid_t); /* inside GREEN_ENTER */
 hidden int __green_tid_find(pid_t, struct green_thread **t);
 hidden long __green_tid_kernel(pid_t);             /* the id to give the kernel, or -ESRCH */

@@ -200,7 +200,7 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	t->stack_asked = size;
 	t->magic = GREEN_MAGIC;
 	t->id = ++next_id;
-	t->tid = __green_tid_new();
+	t->tid = green_tid_new();
 	green_tls_make(t, t->tcb, self);
 	__green_arch_fp_get(&t->fp);   /* POSIX: the creator's floating-point environment */
 	t->start = fn;

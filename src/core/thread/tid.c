@@ -34,8 +34,8 @@
 #include "signal/gsignal.h"
 #include "thread/lifecycle.h"
 
-static int next_tid = GREEN_TID_FIRST;
-static int wrapped;
+hidden int __green_tid_next = GREEN_TID_FIRST;   /* the next id; GREEN_TID_LAST once used up */
+hidden int __green_tid_again = GREEN_TID_FIRST;  /* then: the next id to try */
 
 /* Inside GREEN_ENTER: the live thread whose id is tid, or 0. */
 hidden struct green_thread *__green_by_tid(pid_t tid)
@@ -47,20 +47,17 @@ hidden struct green_thread *__green_by_tid(pid_t tid)
 	return 0;
 }
 
-/* Inside GREEN_ENTER: a new thread's id (thread.c). */
+/* Inside GREEN_ENTER: a new thread's id once the counter has come to its
+ * end (green_tid_new, lifecycle.h, has the usual case in line): round
+ * from the first again, skipping the ids live threads still hold. */
 hidden int __green_tid_new(void)
 {
 	int tid;
 
 	do {
-		tid = next_tid;
-		if (next_tid < GREEN_TID_LAST) {
-			next_tid++;
-		} else {
-			next_tid = GREEN_TID_FIRST;
-			wrapped = 1;
-		}
-	} while (wrapped && __green_by_tid(tid));
+		tid = __green_tid_again;
+		__green_tid_again = tid + 1 < GREEN_TID_LAST ? tid + 1 : GREEN_TID_FIRST;
+	} while (__green_by_tid(tid));
 	return tid;
 }
 
