@@ -92,9 +92,10 @@ static int private_wait(kword *w, uint32_t val, uint64_t deadline, unsigned bits
 		if (bits == ~0u) {   /* any wake: as the descriptor's 0 says */
 			r = __green_futex_wait(w, (int)val, deadline, GW_FUTEX);
 		} else {
+			unsigned was = self->wbits;   /* (a handler's own wait, inside ours) */
 			self->wbits = bits;
 			r = __green_futex_wait(w, (int)val, deadline, GW_FUTEX);
-			self->wbits = 0;
+			self->wbits = was;
 		}
 	}
 	GREEN_LEAVE();
@@ -104,13 +105,13 @@ static int private_wait(kword *w, uint32_t val, uint64_t deadline, unsigned bits
 static int shared_wait(kword *w, uint32_t val, uint64_t deadline, unsigned bits)
 {
 	struct green_thread *self = __green_cur;
-	unsigned step = 0;
+	unsigned step = 0, was = self->wbits;   /* (a handler's own wait, inside ours) */
 	int r;
 
 	if (*w != val) return EAGAIN;
-	self->wbits = bits;
+	self->wbits = bits == ~0u ? 0 : bits;
 	r = __green_pshared_wait((volatile int *)w, (int)val, deadline, GW_FUTEX, (const void *)w, &step);
-	self->wbits = 0;
+	self->wbits = was;
 	return r;
 }
 

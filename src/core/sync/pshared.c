@@ -120,14 +120,17 @@ hidden int __green_pshared_waiting(void)
 	return !gq_empty(&__green_pshared_q);
 }
 
-/* Inside GREEN_ENTER: wake the waiters whose word changed. */
-static void wake_changed(void)
+/* Inside GREEN_ENTER: wake the waiters whose word changed, and those on
+ * the word the kernel woke (woken, or 0), whose waker may not have
+ * changed it. */
+static void wake_changed(const volatile void *woken)
 {
 	struct green_thread *t, *next;
 
 	for (t = __green_pshared_q.head; t; t = next) {
 		next = t->q_next;
-		if (*(const volatile int *)t->waddr != (int)(intptr_t)t->wait_aux) __green_wake(t, 0);
+		if (t->waddr == woken || *(const volatile int *)t->waddr != (int)(intptr_t)t->wait_aux)
+			__green_wake(t, 0);
 	}
 }
 
@@ -141,6 +144,7 @@ hidden int __green_pshared_idle(uint64_t deadline, const uint64_t *mask)
 {
 	struct ps_waitv v[PS_MAX];
 	struct green_thread *t;
+	const void *woken = 0;   /* the word futex_waitv says was woken */
 	struct timespec ts;
 	long long kts[2];
 	uint64_t all = -1;
@@ -170,8 +174,9 @@ hidden int __green_pshared_idle(uint64_t deadline, const uint64_t *mask)
 		if (mask)
 			__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, 0, _NSIG / 8);
 		if (r == -ENOSYS) no_waitv = 1;
+		if (r >= 0 && (unsigned)r < n) woken = (const void *)(uintptr_t)v[r].uaddr;
 	}
-	wake_changed();
+	wake_changed(woken);
 	GREEN_LEAVE();
 	return r == -EINTR ? r : 0;
 }
