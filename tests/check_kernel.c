@@ -20,15 +20,23 @@
 #include <unistd.h>
 #include <linux/futex.h>
 
-#ifndef SYS_futex
-#define SYS_futex SYS_futex_time64
-#endif
 #ifndef SYS_futex_waitv
 #define SYS_futex_waitv 449
 #endif
 
+/* futex(2) with a timeout as the kernel takes it: on a 32-bit CPU whose
+ * time_t outgrew long, the call that takes two 64-bit words (the
+ * original SYS_futex takes two longs) */
 static long futex(atomic_int *w, int op, int val, const struct timespec *ts, atomic_int *w2, int val3)
 {
+#ifdef SYS_futex_time64
+	int cmd = op & FUTEX_CMD_MASK;
+	if (ts && (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET)) {
+		long long k[2] = { ts->tv_sec, ts->tv_nsec };
+		return syscall(SYS_futex_time64, w, op, val, k, w2, val3);
+	}
+	if (sizeof(time_t) > sizeof(long)) return syscall(SYS_futex_time64, w, op, val, ts, w2, val3);
+#endif
 	return syscall(SYS_futex, w, op, val, ts, w2, val3);
 }
 

@@ -66,18 +66,24 @@ enum {
 
 typedef volatile uint32_t kword;
 
-/* A timeout as the kernel takes it: a struct timespec, or on a 32-bit
- * CPU whose time_t outgrew long, two longs for SYS_futex (legacy) */
+/* A timeout as the kernel takes it: two 64-bit words (struct
+ * __kernel_timespec: SYS_futex on 64-bit CPUs, SYS_futex_time64), or
+ * two longs for SYS_futex on a 32-bit CPU (legacy) */
 static int get_ts(const void *p, int legacy, struct timespec *ts)
 {
-	if (legacy && sizeof(time_t) != sizeof(long)) {
-		const long *l = p;
-		ts->tv_sec = l[0];
-		ts->tv_nsec = l[1];
+	int64_t sec, nsec;
+
+	if (legacy) {
+		sec = ((const long *)p)[0];
+		nsec = ((const long *)p)[1];
 	} else {
-		*ts = *(const struct timespec *)p;
+		sec = ((const int64_t *)p)[0];
+		nsec = ((const int64_t *)p)[1];
 	}
-	return ts->tv_sec < 0 || (unsigned long)ts->tv_nsec >= 1000000000u ? -EINVAL : 0;
+	if (sec < 0 || nsec < 0 || nsec >= 1000000000 || sec != (time_t)sec) return -EINVAL;
+	ts->tv_sec = sec;
+	ts->tv_nsec = nsec;
+	return 0;
 }
 
 /* ---- waits */
