@@ -175,7 +175,7 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 #ifdef SYS_semtimedop
 	case SYS_semtimedop: return __sysio_semop(u, (void *)v, w, legacy_ts(x, &tb), cp);
 #endif
-#if defined(SYS_semtimedop_time64) && SYS_semtimedop_time64 != SYS_semtimedop
+#if defined(SYS_semtimedop) && defined(SYS_semtimedop_time64) && SYS_semtimedop_time64 != SYS_semtimedop
 	case SYS_semtimedop_time64: return __sysio_semop(u, (void *)v, w, (void *)x, cp);
 #endif
 	case SYS_close: {
