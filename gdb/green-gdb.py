@@ -271,6 +271,8 @@ def describe_wait(t):
         s = "futex word %#x (syscall)" % o
     elif kind == "GW_AIO":
         s = "asynchronous I/O (aio_suspend, lio_listio or aio_cancel)"
+    elif kind == "GW_EXIT":
+        s = "exit(), which another thread runs"
     else:
         s = "%s %#x" % (kind[3:].lower() if kind.startswith("GW_") else kind, o)
     if t.deadline is not None:

@@ -13,7 +13,7 @@ if [ ! -x "$X/threads-green" ]; then
 fi
 scratch cxx
 timeout_of 300
-PROGS="threads tls sync async except prodcons iostream uncaught unwind backward"
+PROGS="threads tls sync async except prodcons iostream uncaught unwind backward exitrace"
 
 # run MODE PROG: one program in one mode
 run() {
@@ -48,4 +48,20 @@ for mode in $modes; do
 		run $mode $p
 	done
 done
+# a thread that ends while main runs exit(): under seeded schedules it
+# ends inside exit's destructors (one of these seeds aborted in the
+# thread's unwinding before), both stack modes
+bad=
+for stacks in separate copied; do
+	for s in random:1 random:2 random:3 random:4 random:5 random:6 pct:1 pct:2 pct:3 pct:4; do
+		$TO env GREEN_SCHED=$s GREEN_STACKS=$stacks "$X/exitrace-green" >"$T/out" 2>"$T/err" ||
+			bad="$bad $s/$stacks (status $?)"
+	done
+done
+if [ -z "$bad" ]; then
+	pass "exitrace: a thread that ends during exit(), 10 schedules, both stack modes"
+else
+	fail "exitrace failed under:$bad"
+	tail -5 "$T/err" | sed 's/^/    err| /'
+fi
 finish

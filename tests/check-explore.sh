@@ -17,7 +17,7 @@ for s in $schedules; do
 	esac
 	echo "== GREEN_SCHED=$s GREEN_STACKS=$stacks"
 	# each forked test prints its seed line at exit: keep the log short
-	GREEN_SCHED=$s GREEN_STACKS=$stacks $GREEN_RUN "$B/tests/runner-green" 2>&1 |
+	GREEN_DEBUG=checks GREEN_SCHED=$s GREEN_STACKS=$stacks $GREEN_RUN "$B/tests/runner-green" 2>&1 |
 		grep -v '^green: GREEN_SCHED=' > "$B/tests/check-explore.out"
 	cat "$B/tests/check-explore.out"
 	grep -q '^100%: Checks: [0-9]*, Failures: 0, Errors: 0' "$B/tests/check-explore.out" || rc=1

@@ -4,22 +4,17 @@
 # default quantum (check-green.sh runs them cooperatively).  Natively, then
 # again at 50 us with separate stacks and 20 us with copied ones: as
 # densely as a 1 ms quantum ticks under qemu-user, which runs the same
-# code tens of times more slowly.  Those runs found ticks landing inside
-# the first switch to a new thread and a fork child's stdio waiting for a
-# FILE lock of a thread it does not have, neither seen at 1 ms natively.
+# code tens of times more slowly, so that ticks land in the short
+# windows a native 1 ms run rarely hits (docs/preemption.md).
 # Natively the aio suite runs first on the worker threads that stand in
 # for io_uring (lib.sh); under qemu-user they are what it runs on anyway.
 # The suites that wait on descriptors run again on the epoll and poll
 # backends at 1 ms (lib.sh).
 . "$GREEN_SRC/tests/lib.sh"
 # Under qemu-user: the whole 1 ms run, then the rwlock suite ten times
-# at 50 us.  Its mixed_invariant test is where a compiler-moved load
-# outside a no-preempt section let two writers in (docs/scheduler.md):
-# 2 of 20 such runs failed under qemu-sparc64 before the barriers, 0 of
-# 20 after.  Under qemu-m68k the same runs found a process-shared reader
-# that stopped counting as a waiter between two re-checks of the lock
-# word, so that destroy said 0 while it waited (rwlock.c; the test
-# destroy_busy_while_shared_reader_rechecks).
+# at 50 us, whose tests catch a load moved outside a no-preempt section
+# (docs/scheduler.md) and a process-shared reader that stops counting
+# as a waiter between two looks at the lock word (rwlock.c).
 if [ -n "$GREEN_RUN" ]; then
 	st=0
 	GREEN_QUANTUM_MS=1 $GREEN_RUN "$B/tests/runner-green" || st=1
@@ -35,6 +30,6 @@ aio_on_workers 1 || st=1
 io_backends 1 || st=1
 for run in "GREEN_QUANTUM_MS=1" "GREEN_QUANTUM_MS=0.05" "GREEN_STACKS=copied GREEN_QUANTUM_MS=0.02"; do
 	echo "== $run"
-	env $run "$B/tests/runner-green" || st=1
+	env GREEN_DEBUG=checks $run "$B/tests/runner-green" || st=1
 done
 exit $st

@@ -7,7 +7,7 @@
 . "$GREEN_SRC/tests/lib.sh"
 R=$B/tests/runner-green-shared
 echo "---- separate stacks, 1 ms quantum"
-GREEN_QUANTUM_MS=1 $GREEN_RUN "$R" || fails=$((fails + 1))
+GREEN_DEBUG=checks GREEN_QUANTUM_MS=1 $GREEN_RUN "$R" || fails=$((fails + 1))
 echo "---- copied stacks, 1 ms quantum"
-GREEN_STACKS=copied GREEN_QUANTUM_MS=1 $GREEN_RUN "$R" || fails=$((fails + 1))
+GREEN_DEBUG=checks GREEN_STACKS=copied GREEN_QUANTUM_MS=1 $GREEN_RUN "$R" || fails=$((fails + 1))
 [ "$fails" = 0 ]

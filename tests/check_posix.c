@@ -956,7 +956,7 @@ END_TEST
 
 /*
  * Green mode acts on an asynchronous cancel when the target is switched
- * in again: switch.c (after a switch) and thread.c's start() call
+ * in again: switch.c (after a switch) and create.c's start() call
  * __green_cancel_async.  Set to 1 once that call is in place; until then
  * the two tests run in 1:1 mode only.
  */

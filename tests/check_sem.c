@@ -259,6 +259,19 @@ END_TEST
 /* sem_unlink of a semaphore the caller may not remove is EACCES, the
  * error POSIX names (the kernel says EPERM: /dev/shm is sticky).  Root
  * is needed to leave a semaphore another user cannot remove. */
+/* A name that can name no semaphore is not there: ENOENT, as glibc
+ * answers (musl's shm_unlink says EINVAL). */
+START_TEST(named_unlink_bad_names)
+{
+	ck_assert_int_eq(sem_unlink(""), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(sem_unlink("/"), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(sem_unlink("/green-no/such"), -1);
+	ck_assert_int_eq(errno, ENOENT);
+}
+END_TEST
+
 START_TEST(named_unlink_eacces)
 {
 	char name[64];
@@ -433,6 +446,7 @@ Suite *suite_sem(void)
 	tcase_add_test(tc, named_semaphore_refused);
 #else
 	tcase_add_test(tc, named_semaphore);
+	tcase_add_test(tc, named_unlink_bad_names);
 	tcase_add_test(tc, named_unlink_eacces);
 	tcase_add_test(tc, named_name_length);
 #endif

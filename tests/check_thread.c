@@ -508,7 +508,7 @@ END_TEST
 
 /* Separate stacks are coloured: the first frames of 64 threads created
  * one after another lie at 64 different 64-byte lines of a 4 KiB span
- * (src/core/stack/stack.c), not at one offset within a page, where they would
+ * (src/core/stack/separate.c), not at one offset within a page, where they would
  * share the same few cache sets. */
 #define COLOURED 64
 static pthread_barrier_t colour_bar;

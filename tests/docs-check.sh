@@ -4,12 +4,14 @@
 # file or directory of the source tree, and every backquoted `src/...`
 # path in docs/*.md exists (a `*`, a {a,b} list or a <placeholder> in it
 # must match something).  Anchors are not checked.  Every green name
-# (`__green_*`, `GREEN_*`) and file name (`x.c`, `x.h`) a document
-# backquotes or a source comment mentions exists (names, below).  The manual pages:
+# (`__green_*`, `__sysio_*`, `GREEN_*`) and file name (`x.c`, `x.h`) a
+# document gives, in backquotes or a fenced block, or a source comment
+# mentions exists; every call-chain walk's calls are the code's; every
+# number marked <!-- fact KEY --> is the tree's (tools/docs.py).  The manual pages:
 # each _np function include/ declares has its section 3 page, each page
 # of docs/man is installed (Makefile.am's dist_man_MANS), and groff reads
 # each without a warning.  Reads only the source tree: nothing needs to be
-# built.
+# built (but for the layout facts, read from a built program if any).
 . "$GREEN_SRC/tests/lib.sh"
 cd "$S" || exit 1
 T=$(mktemp -d "${TMPDIR:-/tmp}/green-docs.XXXXXX") || exit 1
@@ -94,98 +96,72 @@ for f in docs/*.md docs/man/*.md; do
 	check "$f" "src/ path" ""
 done
 
-# ---- names: every green identifier (__green_*, GREEN_*) that a document
-# backquotes, or a source comment mentions, exists in the code (a
-# comment's mention must not be the only one), and every file name (x.c,
-# x.h) they give exists in the tree, in musl's or Check's source, among
-# the system's headers or the files the build makes.  With PLANT set, the
-# check reads one more document naming a stale identifier and a missing
-# file, so that its own failure is tested below.
+# ---- names, walks and facts (tools/docs.py says what each one checks):
+# every green name and file name a document gives, in backquotes or in a
+# fenced block, or a source comment mentions, exists; every call-chain
+# walk's calls are calls of the code; every number marked as a fact is
+# the tree's.  With PLANT set, the check reads one more document with a
+# stale name in a fenced block, a missing file, a walk whose call goes
+# the other way and a wrong size, so that its own failure is tested below.
+# The layout facts are x86_64's, read from the layout table of a built
+# program (tests/prog/layout.c) when there is one.
+layout=
+if [ "${GREEN_ARCH:-}" = x86_64 ] && [ -x "$B/tests/prog/layout-green" ]; then
+	layout=$T/layout
+	"$B/tests/prog/layout-green" >"$layout" 2>/dev/null || layout=
+fi
 names() {
-	python3 - "$S" "$(sed -n 's/^MUSL_SRC = //p' "$B/Makefile" 2>/dev/null)" \
-		"$(sed -n 's/^CHECK_SRC = //p' "$B/Makefile" 2>/dev/null)" ${1:+"$1"} <<'PY'
-import os, re, sys
-root, musl, check = sys.argv[1:4]
-plant = sys.argv[4:]
-os.chdir(root)
-TOK = re.compile(r"\b(__green_[A-Za-z0-9_]+|GREEN_[A-Z0-9_]+)(\*?)")
-FILE = re.compile(r"(?<![/\w.-])([a-z0-9_+-]+\.[ch])\b")
-# named on purpose though not in the code: environment.md's example of a
-# misspelt variable; the files of the external conformance suite
-ALLOWED = {"GREEN_QUANTUM", "threads_scenarii.c", "testfrmw.c"}
-count, files = {}, set()
-def walk(d):
-    for dp, dn, fn in os.walk(d):
-        dn[:] = [x for x in dn if not x.startswith(("build", ".git"))]
-        for f in fn:
-            yield os.path.join(dp, f)
-code = [p for d in ("src", "include", "gdb", "tools", "tests", "bench", "crt") for p in walk(d)]
-code += [f for f in ("configure.ac", "Makefile.am", "musl.am", "cxx.am", "quickstart", ".ci/run") if os.path.exists(f)]
-for p in code:
-    files.add(os.path.basename(p))
-    s = open(p, errors="replace").read()
-    for m in TOK.finditer(s):
-        count[m.group(1)] = count.get(m.group(1), 0) + 1
-    if p.endswith(".am"):
-        files.update(os.path.basename(x) for x in re.findall(r"[\w/.-]+\.[ch]\b", s))
-for d in (musl, check, "/usr/include"):
-    if d and os.path.isdir(d):
-        files.update(os.path.basename(p) for p in walk(d))
-def known(tok, star, need):
-    if tok in ALLOWED:
-        return True
-    if star or tok.endswith("_"):
-        return any(k.startswith(tok) for k in count)
-    return count.get(tok, 0) >= need
-bad = []
-docs = ["README.md"] + sorted("docs/" + f for f in os.listdir("docs") if f.endswith(".md")) + plant
-for p in docs:
-    fenced = False
-    for n, line in enumerate(open(p), 1):
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-            continue
-        for span in re.findall(r"`([^`]+)`", line):
-            for m in TOK.finditer(span):
-                if not known(m.group(1), m.group(2), 1):
-                    bad.append("%s:%d: `%s` names nothing in the code" % (p, n, m.group(1)))
-            for m in FILE.finditer(span):
-                if m.group(1) not in files and m.group(1) not in ALLOWED:
-                    bad.append("%s:%d: no file %s" % (p, n, m.group(1)))
-CMT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-for p in code:
-    if not p.startswith(("src/", "include/", "crt/")) or not p.endswith((".c", ".h", ".S")):
-        continue
-    s = open(p, errors="replace").read()
-    for c in CMT.finditer(s):
-        line = s.count("\n", 0, c.start()) + 1
-        for m in TOK.finditer(c.group(0)):
-            if not known(m.group(1), m.group(2), 2):
-                bad.append("%s:%d: the comment names %s, which nothing else does" % (p, line, m.group(1)))
-        for m in FILE.finditer(c.group(0)):
-            if m.group(1) not in files:
-                bad.append("%s:%d: the comment names a file %s that does not exist" % (p, line, m.group(1)))
-print("\n".join(sorted(set(bad))))
-PY
+	python3 tools/docs.py "$S" "$(sed -n 's/^MUSL_SRC = //p' "$B/Makefile" 2>/dev/null)" \
+		"$(sed -n 's/^CHECK_SRC = //p' "$B/Makefile" 2>/dev/null)" "$layout" ${1:+"$1"}
 }
 if command -v python3 >/dev/null 2>&1; then
 	out=$(names)
 	if [ -z "$out" ]; then
-		pass "every green name and file name in the documents and the comments exists"
+		pass "every name, file, walk and fact in the documents and the comments holds${layout:+ (layout facts from a built program)}"
 	else
 		printf '%s\n' "$out" | while read -r l; do echo "FAIL: $l"; done
-		fail "names that do not exist (above)"
+		fail "documents that do not hold (above)"
 	fi
 	stale=__green_planted_$$   # made here: the tree names no such thing
-	printf 'A planted `%s` in `nowhere%s.c`.\n' "$stale" $$ >"$T/planted.md"
+	{
+		printf 'A planted `%s` in `nowhere%s.c`.\n\n' "$stale" $$
+		printf '```\n__green_sys(nr, ...)   src/sysio/dispatch.c\n  %s_fenced(x)   src/sysio/fdio.c\n```\n\n' "$stale"
+		printf '```\n__green_wait(q, k, o, d)   src/core/sched/sched.c\n'
+		printf '  __sysio_io_iov() → __sysio_io_buf()   src/sysio/fdio.c\n```\n\n'
+		printf 'The descriptor is 12345<!-- fact layout thread.size --> bytes; '
+		printf 'green replaces 7<!-- fact rows src/replaced.txt --> members.\n'
+	} >"$T/planted.md"
+	missed=
 	out=$(names "$T/planted.md")
 	case $out in
-	*"$stale"*"names nothing"*"no file nowhere$$.c"*)
-		pass "the name check finds a planted stale name and a missing file" ;;
-	*) fail "the name check missed the planted names: $out" ;;
+	*"\`$stale\` names nothing"*) ;;
+	*) missed=1; fail "the name check missed a planted stale name: $out" ;;
 	esac
+	case $out in
+	*"planted.md:5: the walk names ${stale}_fenced, which is defined nowhere"*) ;;
+	*) missed=1; fail "the walk check missed a stale name in a fenced block: $out" ;;
+	esac
+	case $out in
+	*"no file nowhere$$.c"*) ;;
+	*) missed=1; fail "the name check missed a planted missing file: $out" ;;
+	esac
+	case $out in
+	*"the walk has __sysio_io_iov call __sysio_io_buf, which its body does not reach"*) ;;
+	*) missed=1; fail "the walk check missed a call that goes the other way: $out" ;;
+	esac
+	case $out in
+	*"says 7 where rows src/replaced.txt is"*) ;;
+	*) missed=1; fail "the fact check missed a wrong count: $out" ;;
+	esac
+	if [ -n "$layout" ]; then
+		case $out in
+		*"says 12345 where layout thread.size is"*) ;;
+		*) missed=1; fail "the fact check missed a wrong size: $out" ;;
+		esac
+	fi
+	[ -n "$missed" ] || pass "the check finds a planted stale name (in text and in a fenced block), a missing file, a call that goes the other way and a wrong count${layout:+ and size}"
 else
-	echo "SKIP: the name check (no python3)"
+	echo "SKIP: the name, walk and fact checks (no python3)"
 fi
 
 # ---- the manual pages

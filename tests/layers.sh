@@ -7,7 +7,7 @@
 #     state write the running thread's struct green_libc_local, which is
 #     theirs, through green_libc_local(): not matched here);
 #   - a wait is marked a cancellation point only through GREEN_CP_WAIT
-#     (gsched.h); signal.c alone saves and restores the mark around a
+#     (gsched.h); deliver.c alone saves and restores the mark around a
 #     handler;
 #   - src/stubs/__syscall_cp.c stays the entry to the engine of
 #     src/sysio/, not the engine;
@@ -33,7 +33,7 @@ $hits"
 hits=$(grep -nE '(__green_cur|self|\bt)->[a-z_]+ *(=[^=]|\+\+|--)' src/stubs/*.c src/members/*.c)
 [ -z "$hits" ] || bad "thread-descriptor fields written in stubs or members:
 $hits"
-hits=$(grep -nE 'canceling *= *[01];' src/core/*/*.c src/sysio/*.c src/stubs/*.c src/members/*.c | grep -v '^src/core/signal/signal.c:')
+hits=$(grep -nE 'canceling *= *[01];' src/core/*/*.c src/sysio/*.c src/stubs/*.c src/members/*.c | grep -v '^src/core/signal/deliver.c:')
 [ -z "$hits" ] || bad "cancellation-point marks outside GREEN_CP_WAIT:
 $hits"
 hits=$(grep -n '#include "\(io\|sysio\)\.h"' $(find src -name '*.[ch]' -not -path 'src/sysio/*'))

@@ -26,7 +26,7 @@ mutex: __pthread_mutex_lock __pthread_mutex_trylock __pthread_mutex_unlock lock 
 cond: pthread_cond_signal pthread_cond_broadcast pthread_cond_wait __pthread_cond_timedwait __green_cond_signal __green_cond_wait signal_queued signal_queued_rest release_block wait_end
 sem: sem_post sem_wait
 preempt: __green_preempt_now __green_leave
-thread: __green_thread_start
+create: __green_thread_start
 '
 
 "$OBJDUMP" -d --no-show-raw-insn "$B/libgreen.a" | awk -v fast="$FAST" '

@@ -110,6 +110,59 @@ check_deadlock() {
 run "$P/deadlock-green"
 check_deadlock deadlock-green
 
+# ---- rqcorrupt: a run-queue link broken on purpose is reported by
+# GREEN_DEBUG's checks at the next switch, naming the thread, and the
+# process aborts (a core), in both stack modes
+for mode in separate copied; do
+	run_env GREEN_DEBUG=checks GREEN_STACKS=$mode -- "$P/rqcorrupt-green"
+	expect_status "rqcorrupt-green ($mode stacks)" 134 || continue
+	if grep -q '^green: invariant broken: thread [0-9]* "victim": .*run queue.*: found .*, expected ' "$T/err"; then
+		pass "rqcorrupt-green ($mode stacks): the broken link reported, naming the thread"
+	else
+		fail "rqcorrupt-green ($mode stacks): no invariant report naming \"victim\" on the run queue"
+		sed 's/^/    | /' "$T/err"
+	fi
+done
+
+# ---- exittwice: threads calling exit() at once: one runs it, the
+# others wait for the end (the destructors run once), plainly and under
+# seeded schedules, both stack modes
+bad=
+for mode in separate copied; do
+	for s in off pct:1 pct:2 random:1 random:2; do
+		if [ $s = off ]; then run_env GREEN_STACKS=$mode -- "$P/exittwice-green"
+		else run_env GREEN_STACKS=$mode GREEN_SCHED=$s -- "$P/exittwice-green"; fi
+		[ "$st" = 3 ] || bad="$bad $s/$mode (status $st: $(head -c 80 "$T/err"))"
+	done
+done
+if [ -z "$bad" ]; then pass "exittwice-green: one thread runs exit(), 5 schedules, both stack modes"
+else fail "exittwice-green:$bad"; fi
+
+# ---- stacksize: the guard right past the size asked for (separate
+# stacks: a copied thread's room is its slot), a deep default stack
+# without attributes (both stack modes), the default glibc's
+run "$P/stacksize-green" fit
+expect_status "stacksize-green fit: 64 KiB asked, all but 2 KiB used" 0 && pass "stacksize-green fit"
+run "$P/stacksize-green" over
+if expect_status "stacksize-green over: one page past 64 KiB asked" 139; then
+	if grep -q '"tight" overflowed its stack of 65536 bytes' "$T/err"; then
+		pass "stacksize-green over: faults in the guard, the thread named"
+	else
+		fail "stacksize-green over: no line naming \"tight\" and its 65536 bytes"
+		sed 's/^/    | /' "$T/err"
+	fi
+fi
+for mode in separate copied; do
+	run_env GREEN_STACKS=$mode -- "$P/stacksize-green" default
+	expect_status "stacksize-green default ($mode stacks): $(cat "$T/out")" 0 || continue
+	pass "stacksize-green default ($mode stacks): $(cat "$T/out")"
+	# a 32-bit CPU keeps musl's 128 KiB: no 1 MiB frame there
+	[ "$(sed -n 's/^default //p' "$T/out")" -ge 2097152 ] || continue
+	run_env GREEN_STACKS=$mode -- "$P/stacksize-green" deep
+	expect_status "stacksize-green deep ($mode stacks): 1 MiB used, no attribute" 0 &&
+		pass "stacksize-green deep ($mode stacks)"
+done
+
 # ---- overflow: the thread is named, then the process dies of SIGSEGV
 check_overflow() {
 	expect_status "$1" 139 || return

@@ -37,7 +37,7 @@ char *dlerror(void)
 	return my->dlerror_buf;
 }
 
-/* The ending thread's message, freed (thread.c, through the seam) */
+/* The ending thread's message, freed (create.c, through the seam) */
 hidden void __dl_thread_cleanup(void)
 {
 	struct green_libc_local *my = green_libc_local();

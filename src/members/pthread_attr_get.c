@@ -2,7 +2,11 @@
  * pthread_attr_get.c — the attribute getters (musl keeps them all in one
  * member, so green replaces them together, in both threads modes).
  *
- * Two answers differ from musl's:
+ * Three answers differ from musl's:
+ *   - an attribute that names no stack size (green mode's
+ *     pthread_attr_init leaves it 0) reports the default a new thread
+ *     would get, green's (__green_stack_default), as glibc reports its
+ *     own;
  *   - pthread_attr_getstack on an attribute that names no stack succeeds
  *     with a null address and the size a new thread would get, as glibc
  *     does (musl fails with EINVAL);
@@ -22,6 +26,21 @@
 
 #define has(word, bit) (((word) & (bit)) != 0)
 
+/* The size an attribute names, else the default: green mode's
+ * (src/core/stack/separate.c); in 1:1 mode musl's pthread_attr_init
+ * always writes musl's own in. */
+#ifndef GREEN_ONETOONE
+hidden size_t __green_stack_default(void);
+#define DEFAULT_SIZE() __green_stack_default()
+#else
+#define DEFAULT_SIZE() ((size_t)__default_stacksize)
+#endif
+
+static size_t stacksize_of(const pthread_attr_t *a)
+{
+	return a->_a_stacksize ? a->_a_stacksize : DEFAULT_SIZE();
+}
+
 /* Most getters copy one value to *out and succeed. */
 #define GETTER(name, attr_type, out_type, value)                        \
 	int name(const attr_type *restrict a, out_type *restrict out)   \
@@ -36,7 +55,7 @@ GETTER(pthread_attr_getguardsize,    pthread_attr_t, size_t, a->_a_guardsize)
 GETTER(pthread_attr_getinheritsched, pthread_attr_t, int,    a->_a_sched)
 GETTER(pthread_attr_getschedpolicy,  pthread_attr_t, int,    a->_a_policy)
 GETTER(pthread_attr_getscope,        pthread_attr_t, int,    PTHREAD_SCOPE_SYSTEM)
-GETTER(pthread_attr_getstacksize,    pthread_attr_t, size_t, a->_a_stacksize)
+GETTER(pthread_attr_getstacksize,    pthread_attr_t, size_t, stacksize_of(a))
 
 /* only the priority is written: the rest of *sp is left as it was */
 int pthread_attr_getschedparam(const pthread_attr_t *restrict a, struct sched_param *restrict sp)
@@ -51,7 +70,7 @@ int pthread_attr_getstack(const pthread_attr_t *restrict a, void **restrict addr
 {
 	unsigned long top = a->_a_stackaddr;
 
-	*size = a->_a_stacksize;
+	*size = stacksize_of(a);
 	*addr = top ? (void *)(top - a->_a_stacksize) : 0;
 	return 0;
 }

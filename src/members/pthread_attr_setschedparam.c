@@ -4,7 +4,7 @@
  * others, as sched_get_priority_min/max say); musl stores any number.
  * Whether the priority fits the attribute's policy is not asked here,
  * since a program may set the priority before the policy: pthread_create
- * checks the pair of an explicit attribute (green's thread.c; musl's
+ * checks the pair of an explicit attribute (green's create.c; musl's
  * kernel call in 1:1 mode).  Replaces musl's member in both threads
  * modes.
  */

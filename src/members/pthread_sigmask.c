@@ -1,5 +1,5 @@
 /* pthread_sigmask.c — the calling thread's signal mask: the kernel's
- * until threads exist, the green thread's own afterwards (signal.c). */
+ * until threads exist, the green thread's own afterwards (deliver.c). */
 #include <signal.h>
 #include <errno.h>
 #include "base/gthread.h"

@@ -5,7 +5,7 @@
  * kernel's struct (musl's own users — the posix_spawn child, abort —
  * need exactly that).  sigaction() and signal() set the program's own
  * disposition: in the kernel until threads exist, in green's virtual
- * table afterwards (src/core/signal/signal.c), which keeps SIGALRM for the time
+ * table afterwards (src/core/signal/deliver.c), which keeps SIGALRM for the time
  * slice without the program noticing.
  *
  * Unlike musl's member: no implementation signals to unblock before the

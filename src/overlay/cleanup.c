@@ -10,7 +10,7 @@
  * __pthread_unwind_next, which goes on exiting.
  *
  * green keeps the records as a list through the first spare word.
- * pthread_exit (thread.c) pops the newest and jumps to it
+ * pthread_exit (create.c) pops the newest and jumps to it
  * (green_cleanup_run); __pthread_unwind_next comes back into pthread_exit
  * with the same result, which pops the next, until none is left.
  */

@@ -60,7 +60,6 @@ static inline size_t green_page_size(void)
 	return p;
 }
 #define GREEN_PAGE_SIZE     green_page_size()
-#define GREEN_STACK_DEFAULT ((size_t)131072)   /* as in musl: docs/stacks.md */
 #define GREEN_GUARD_DEFAULT GREEN_PAGE_SIZE
 #define GREEN_C11_ATTR      ((const pthread_attr_t *)(uintptr_t)-1)
 

@@ -1,6 +1,6 @@
 /*
  * pthread_sigqueue — glibc's sends to the kernel thread behind a glibc
- * pthread_t.  green's per-thread signals carry no value (src/core/signal/signal.c),
+ * pthread_t.  green's per-thread signals carry no value (src/core/signal/deliver.c),
  * so a queued signal for one green thread is refused with ENOSYS rather
  * than delivered without its value; sigqueue() to the process works.
  */

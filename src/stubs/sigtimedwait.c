@@ -1,5 +1,5 @@
 /* sigtimedwait.c — sigwait, sigwaitinfo and sigtimedwait park only the
- * caller; the signal is handed to it by green's dispatch (signal.c).
+ * caller; the signal is handed to it by green's dispatch (deliver.c).
  *
  * The si_code reported: a signal that raise or pthread_kill aimed at a
  * thread (the kernel's tkill, or green's own pthread_kill) is SI_TKILL,

@@ -30,7 +30,7 @@
 #endif
 
 /* ... so the mask a handler's return restores is not reachable as a
- * ucontext_t's uc_sigmask (core/signal/signal.c holds no signal in the kernel) */
+ * ucontext_t's uc_sigmask (core/signal/deliver.c holds no signal in the kernel) */
 #define GREEN_ARCH_UC_HAS_MASK 0
 
 /* the real (unbiased) address the stack pointer points at */

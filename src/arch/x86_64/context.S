@@ -21,7 +21,23 @@
  * the ABI ("callee-saved" control fields), so a thread that changed its
  * rounding mode keeps it across switches.  They are reloaded only when
  * they differ from the outgoing thread's, which is rare.
+ *
+ * CET.  Built with -fcf-protection (__CET__ bit 0), every entry point
+ * begins with endbr64, so the indirect-branch tracking (IBT) of a
+ * program built the same way holds through green's switch, and the
+ * object says so in its .note.gnu.property (the linker keeps a
+ * program's IBT marking only if every object has it).  Shadow stacks
+ * (bit 1) are not claimed: the switch moves the stack pointer to
+ * another thread's stack but not the shadow-stack pointer, so with a
+ * shadow stack enabled the first `ret` into another thread would fault.
+ * Leaving the property out makes the linker drop the program's SHSTK
+ * marking instead (docs/ports.md).
  */
+#if defined __CET__ && (__CET__ & 1)
+#define ENDBR endbr64
+#else
+#define ENDBR
+#endif
 
 	.text
 
@@ -32,6 +48,7 @@
 	.p2align 4
 __green_arch_switch:
 	.cfi_startproc
+	ENDBR
 	pushq	%rbp			/* callee-saved integer registers ... */
 	.cfi_adjust_cfa_offset 8
 	pushq	%rbx
@@ -87,6 +104,7 @@ __green_arch_switch:
 __green_arch_start:
 	.cfi_startproc
 	.cfi_undefined rip
+	ENDBR				/* reached by ret, not an indirect branch: marked anyway */
 	xorl	%ebp, %ebp		/* outermost frame: no frame pointer chain */
 	movq	%r13, %rdi		/* entry's argument */
 	callq	*%r12			/* entry(arg): never returns */
@@ -101,6 +119,7 @@ __green_arch_start:
 	.p2align 4
 __green_arch_make:
 	.cfi_startproc
+	ENDBR
 	movq	%rdi, %rax
 	andq	$-16, %rax		/* 16-align the top */
 	subq	$16, %rax		/* rsp after the trampoline's ret: 16-aligned */
@@ -131,3 +150,17 @@ __green_arch_fsgsbase:
 	.size	__green_arch_fsgsbase, 4
 
 	.section .note.GNU-stack,"",@progbits
+
+#if defined __CET__ && (__CET__ & 1)
+/* GNU_PROPERTY_X86_FEATURE_1_AND: IBT only (above) */
+	.section .note.gnu.property,"a"
+	.p2align 3
+	.long	4			/* name size: "GNU" */
+	.long	16			/* descriptor size */
+	.long	5			/* NT_GNU_PROPERTY_TYPE_0 */
+	.asciz	"GNU"
+	.long	0xc0000002		/* GNU_PROPERTY_X86_FEATURE_1_AND */
+	.long	4			/* its data's size */
+	.long	1			/* GNU_PROPERTY_X86_FEATURE_1_IBT */
+	.p2align 3
+#endif

@@ -45,7 +45,7 @@
  * the waiters on __green_aio_gen (aio_suspend, lio_listio's LIO_WAIT,
  * aio_cancel) are woken, and the notification is queued.  Whoever
  * completed then makes it, outside the section (__green_aio_notify):
- * SIGEV_SIGNAL through green's own signals (signal.c), with si_code
+ * SIGEV_SIGNAL through green's own signals (deliver.c), with si_code
  * SI_ASYNCIO and the sigevent's value; SIGEV_THREAD by running the
  * function in a new detached green thread made with the sigevent's
  * attributes.  Helper threads (reaper, workers, notifications) run with

@@ -15,7 +15,9 @@
  *   GREEN_IO           select | poll | epoll: the multiplexer's backend
  *                      (poll.c); unset, chosen by the size of the wait set
  *   GREEN_DEBUG        1: exited threads' stacks and descriptors are
- *                      quarantined, and a late touch is named (quarantine.c)
+ *                      quarantined, and a late touch is named (quarantine.c),
+ *                      and invariants are checked at every switch (check.h);
+ *                      checks: the checks alone
  *
  * Read once, with getenv only (no system call).  A malformed value is
  * reported by name and ignored; so is a GREEN_ name close to one of
@@ -169,16 +171,18 @@ hidden void __green_config_load(void)
 	}
 	if ((s = getenv("GREEN_COPIED_REGION")) && *s) {
 		size_t v;
-		if (parse_size(s, &v) || v < 16384)
-			__green_say("green: ignoring GREEN_COPIED_REGION=%s (want bytes >= 16384, K or M suffix)\n", s);
+		if (parse_size(s, &v) || v < GREEN_COPIED_REGION_MIN)
+			__green_say("green: ignoring GREEN_COPIED_REGION=%s (want bytes >= %d, K or M suffix)\n",
+			            s, GREEN_COPIED_REGION_MIN);
 		else
 			__green_config.region_size = v;
 	}
 	if ((s = getenv("GREEN_COPIED_HOT")) && *s) {
 		char *e;
 		unsigned long v = strtoul(s, &e, 10);
-		if (*e || v < 4 || v > 65535)
-			__green_say("green: ignoring GREEN_COPIED_HOT=%s (want 4..65535)\n", s);
+		if (*e || v < GREEN_COPIED_HOT_MIN || v > GREEN_COPIED_HOT_MAX)
+			__green_say("green: ignoring GREEN_COPIED_HOT=%s (want %d..%d)\n",
+			            s, GREEN_COPIED_HOT_MIN, GREEN_COPIED_HOT_MAX);
 		else
 			__green_config.copied_hot = v;
 	}
@@ -201,8 +205,9 @@ hidden void __green_config_load(void)
 		else __green_say("green: ignoring GREEN_IO=%s (want select, poll or epoll)\n", s);
 	}
 	if ((s = getenv("GREEN_DEBUG")) && *s) {
-		if (!strcmp(s, "1")) __green_config.debug = 1;
-		else if (strcmp(s, "0")) __green_say("green: ignoring GREEN_DEBUG=%s (want 0 or 1)\n", s);
+		if (!strcmp(s, "1")) __green_config.debug = GREEN_DEBUG_QUARANTINE | GREEN_DEBUG_CHECKS;
+		else if (!strcmp(s, "checks")) __green_config.debug = GREEN_DEBUG_CHECKS;
+		else if (strcmp(s, "0")) __green_say("green: ignoring GREEN_DEBUG=%s (want 0, 1 or checks)\n", s);
 	}
 	if ((s = getenv("GREEN_SCHED")) && *s) {
 		if (strlen(s) >= sizeof __green_config.sched_text || parse_sched(s)) {

@@ -47,10 +47,19 @@ struct green_config {
 	char sched_text[64]; /* the value, for the report */
 	int aio_threads;     /* GREEN_AIO=threads: AIO by worker threads, never io_uring */
 	int io_backend;      /* GREEN_IO: GREEN_IO_AUTO, else the one named */
-	int debug;           /* GREEN_DEBUG: released memory quarantined (quarantine.c) */
+	int debug;           /* GREEN_DEBUG: GREEN_DEBUG_QUARANTINE | GREEN_DEBUG_CHECKS */
 	int loaded;
 };
 extern hidden struct green_config __green_config;
+/* The ranges the environment may set (config.c refuses others, by name) */
+#define GREEN_COPIED_REGION_MIN 16384   /* GREEN_COPIED_REGION: room for a frame or two and a signal */
+#define GREEN_COPIED_HOT_MIN 4          /* GREEN_COPIED_HOT: the fewest hot slots */
+#define GREEN_COPIED_HOT_MAX 65535      /* ... the most: a thread's hot_at is 16 bits (gthread.h) */
+/* GREEN_DEBUG=1 turns on both; =checks the invariant checks alone */
+enum {
+	GREEN_DEBUG_QUARANTINE = 1,   /* released memory quarantined (quarantine.c) */
+	GREEN_DEBUG_CHECKS = 2,       /* invariants checked at every switch (check.h) */
+};
 hidden void __green_config_load(void);
 
 #endif

@@ -7,7 +7,7 @@
  * no-preempt section when a preemption could observe them half-updated
  * (GREEN_ENTER/GREEN_LEAVE, section.h).  No atomics are needed for that.
  * Atomic read-modify-writes are used where a plain load and store could
- * lose another's change: words that signal handlers change too (signal.c's
+ * lose another's change: words that signal handlers change too (deliver.c's
  * 64-bit sets: green_bits_or/green_bits_clear, gsignal.h; __green_pending
  * needs none, being a byte per flag), counters changed
  * outside a no-preempt section (src/stubs/vmlock.c, __wait.c), and
@@ -61,6 +61,7 @@ enum gwait {
 	GW_CHILD,       /* a child process changing state (io.c) */
 	GW_RETRY,       /* polled at growing intervals: locks, queues (io.c) */
 	GW_AIO,         /* an asynchronous I/O request to complete (aio.c) */
+	GW_EXIT,        /* the process's end: another thread runs exit() (procexit.c) */
 	GW_FUTEX,       /* a word of the program's own, by syscall(SYS_futex) (kfutex.c) */
 };
 
@@ -98,10 +99,11 @@ struct green_io_node {
 enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
 
 #define GREEN_MAGIC 0x6772656eu /* "gren" */
-
-/* Thread ids (tid.c): the initial thread's is its kernel tid; the others'
- * run from PID_MAX_LIMIT of a 64-bit kernel, which no kernel thread can
- * reach, up to a bound that keeps their CPU clock ids in range. */
+/* A thread's id (its tid: gettid()'s, and the owner id of the libc's
+ * locks; tid.c), from GREEN_TID_FIRST up, wrapping before GREEN_TID_LAST
+ * (which keeps its CPU clock id in range): 2^22 is PID_MAX_LIMIT on
+ * 64-bit Linux, so no process or kernel thread on the machine has such
+ * an id.  The initial thread's is its kernel tid, the pid. */
 #define GREEN_TID_FIRST 0x400000
 #define GREEN_TID_LAST 0x3ffffff0
 
@@ -113,7 +115,7 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  * no-preempt section (GREEN_ENTER, or the catcher, which dispatches at a
  * non-zero depth), and so is a write to its own that a waker also reads.
  *
- *   creator (thread.c, stack.c, tls.c), before the thread first runs:
+ *   creator (create.c, separate.c, tls.c), before the thread first runs:
  *       magic, id, tcb, tp, tid, fp, start, arg, c11, detached (as
  *       asked), every stack field, policy, prio, level, sigmask (its own
  *       copied); the allocator zeroes what comes before start
@@ -142,16 +144,16 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *       (pthread_setschedparam; the run or wait queue re-sorted), boost
  *       (priority inheritance, mutex.c), sigpend and sigq (pthread_kill,
  *       the catcher; the thread takes them off), xprio (explore.c)
- *   exit and reaping (thread.c, switch.c): all_next, all_prev,
+ *   exit and reaping (create.c, switch.c): all_next, all_prev,
  *       reap_next, magic (cleared when the descriptor is freed)
- *   run_handler (signal.c) saves and restores wake, canceling and
+ *   run_handler (deliver.c) saves and restores wake, canceling and
  *       wait_aux around a handler, which may wait itself.
  */
 /* The libc's per-thread state that only one member each reaches: kept
  * in the descriptor in both TCB modes, written by those members alone
  * (src/members: h_errno.c, dlerror.c, ftrylockfile.c), each for the
  * running thread, through green_libc_local(); the core only zeroes it
- * and frees the message as the thread ends (thread.c). */
+ * and frees the message as the thread ends (create.c). */
 struct green_libc_local {
 	int h_errno_val;               /* h_errno */
 	unsigned char dlerror_flag;    /* the message not yet returned by dlerror */
@@ -178,7 +180,7 @@ struct green_thread {
 	int stack_mode;
 	enum gstate state;
 	unsigned char cancel_disable, cancel_async, cancel_pending, canceling;   /* cancel.c */
-	uint64_t sigmask;              /* this thread's mask (signal.c) */
+	uint64_t sigmask;              /* this thread's mask (deliver.c) */
 	uint64_t sigpend;              /* directed at this thread, not yet delivered */
 
 	/* Shallow binding, when threads share one TCB: the libc keeps tid,
@@ -212,7 +214,7 @@ struct green_thread {
 	/* Address waits (futex.c). */
 	const volatile void *waddr;
 
-	/* Lifecycle (thread.c; what the creator sets is at the end). */
+	/* Lifecycle (create.c; what the creator sets is at the end). */
 	struct green_thread *joiner;
 	char name[16];
 
@@ -232,7 +234,7 @@ struct green_thread {
 	/* Copied stacks (copied.c): the saved live stack [sp, top). */
 	void *save;
 	size_t save_len, save_cap;
-	unsigned char started;         /* its first frame exists (__green_thread_frame, thread.c) */
+	unsigned char started;         /* its first frame exists (__green_thread_frame, create.c) */
 	unsigned char hot;             /* its slot is mapped, its frames in place */
 	unsigned short hot_at;         /* its place in the ring of hot threads */
 	unsigned char shared;          /* its slot has had another thread (32-bit: copied.c) */
@@ -241,7 +243,7 @@ struct green_thread {
 	 * PTHREAD_KEYS_MAX slots, lazy. */
 	unsigned char tsd_used;
 
-	/* Signals (signal.c; sigmask and sigpend are in the first line):
+	/* Signals (deliver.c; sigmask and sigpend are in the first line):
 	 * bit s-1 of a set stands for signal s. */
 	unsigned char intr_restart;    /* the last handler that interrupted had SA_RESTART */
 	unsigned char kcrit;           /* all signals blocked in the kernel (posix_spawn) */
@@ -254,7 +256,7 @@ struct green_thread {
 	/*
 	 * Not zeroed at creation (GREEN_THREAD_ZEROED, below): from here on
 	 * every field is set by the creator before the thread is seen
-	 * (thread.c, and every stack field by each allocator, stack.c and
+	 * (create.c, and every stack field by each allocator, separate.c and
 	 * copied.c), or written before it is read.  A field that must start
 	 * out zero goes above.
 	 */
@@ -266,7 +268,7 @@ struct green_thread {
 	unsigned char detached;
 	unsigned char c11;             /* thrd_create: int result */
 
-	/* Stack (stack.c). */
+	/* Stack (separate.c). */
 	unsigned char own_stack;       /* the mapping is ours to free */
 	unsigned char user_stack;      /* pthread_attr_setstack */
 	unsigned vg_id;                /* valgrind stack id */
@@ -296,12 +298,12 @@ struct green_thread {
 	 * (epoll.c), set up by the wait (io.c). */
 	struct green_io_node io_node;
 
-	/* Written by the sender as it hands a signal to a sigwait (signal.c). */
+	/* Written by the sender as it hands a signal to a sigwait (deliver.c). */
 	siginfo_t sigwait_si;
 };
 
 /* The bytes of a descriptor that start out zero: the rest is the
- * creator's to set (stack.c's carve zeroes these). */
+ * creator's to set (separate.c's carve zeroes these). */
 #define GREEN_THREAD_ZEROED offsetof(struct green_thread, start)
 
 /* ---- global state (sched.c) */
@@ -329,7 +331,7 @@ static inline struct green_libc_local *green_libc_local(void)
 static inline struct green_thread *gt(pthread_t t) { return (struct green_thread *)(void *)t; }
 static inline pthread_t gp(struct green_thread *t) { return (pthread_t)(void *)t; }
 
-extern hidden int __green_pid;                   /* thread.c, fork.c: to recognise a vfork child */
+extern hidden int __green_pid;                   /* create.c, fork.c: to recognise a vfork child */
 /*
  * Are we posix_spawn's vfork child, running on the parent's memory until
  * it execs?  Only while the current thread is in its all-signals-blocked

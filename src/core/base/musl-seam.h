@@ -13,7 +13,7 @@
  *   __syscall(nr, ...)         a raw system call: the result or -errno
  *   __libc_sigaction(s,n,o)    the kernel's disposition, bypassing green
  *   GREEN_LIBC_SIGS            signals the libc keeps for itself
- *   GREEN_PAGE_SIZE, GREEN_STACK_DEFAULT, GREEN_GUARD_DEFAULT
+ *   GREEN_PAGE_SIZE, GREEN_GUARD_DEFAULT
  *   green_tls_save(t), green_tls_load(t)
  *                              the libc's per-thread state, bound
  *                              shallowly on every switch while threads
@@ -23,11 +23,11 @@
  *   green_tcb_self(), green_tp_of(tcb), green_tcb_make(mem, t, creator)
  *                              the running TCB, the thread pointer that
  *                              addresses a TCB, a new thread's TCB
- *   green_libc_threads_on(m)   the libc turns multi-threaded (thread.c)
+ *   green_libc_threads_on(m)   the libc turns multi-threaded (create.c)
  *   green_libc_new_thread(t)   a new thread's initial libc state
  *   green_libc_fork_child(t)   fix-ups in a fork child (fork.c)
  *   green_libc_thread_end()    the ending thread's libc state freed
- *                              (thread.c: its dlerror message)
+ *                              (create.c: its dlerror message)
  *   green_self_tid()           the running thread's lock-owner id
  *   green_attr_read(a, ga), green_attr_fill(a, ga)
  *                              pthread_attr_t <-> struct green_attr
@@ -52,7 +52,6 @@
 #define GREEN_LIBC_SIGS (1ULL << 31 | 1ULL << 32 | 1ULL << 33)
 
 #define GREEN_PAGE_SIZE     PAGE_SIZE
-#define GREEN_STACK_DEFAULT __default_stacksize
 #define GREEN_GUARD_DEFAULT __default_guardsize
 #define GREEN_C11_ATTR      __ATTRP_C11_THREAD
 

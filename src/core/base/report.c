@@ -55,7 +55,19 @@ hidden const char *__green_wait_name(enum gwait w)
 	case GW_CHILD: return "child process";
 	case GW_RETRY: return "polled lock or queue";
 	case GW_AIO: return "asynchronous I/O";
+	case GW_EXIT: return "the exit another thread runs";
 	case GW_FUTEX: return "futex word";
 	default: return "nothing";
+	}
+}
+
+hidden const char *__green_state_name(enum gstate s)
+{
+	switch (s) {
+	case GS_RUNNING: return "RUNNING";
+	case GS_RUNNABLE: return "RUNNABLE";
+	case GS_BLOCKED: return "BLOCKED";
+	case GS_EXITED: return "EXITED";
+	default: return "no state";
 	}
 }

@@ -21,7 +21,7 @@
  *   [SLICE]    the quantum is used.  Set: tick.c.  Cleared: a yield,
  *              preempt.c (a flag older than the last switch is dropped:
  *              __green_tick_slice_pending_over).
- *   [SIG]      signals arrived for dispatch.  Set and cleared: signal.c.
+ *   [SIG]      signals arrived for dispatch.  Set and cleared: deliver.c.
  *              Also held by: the pending sets of the process and the
  *              threads (gsignal.h), which say which; this says "look".
  *   [POLL]     a periodic check of kernel waits is due.  Set: tick.c.
@@ -60,6 +60,9 @@
  *   GREEN_SWITCH_CPU  a CPU-time clock was asked for; the switch charges
  *              the outgoing thread.  Set: cputime.c.  Read as
  *              green_cpu_on() (cputime.h).
+ *   GREEN_SWITCH_CHECK  GREEN_DEBUG asks for the invariant checks at
+ *              every switch (check.h).  Set: create.c, at start-up.
+ *              Also held by: __green_config.debug, the setting itself.
  *
  * __green_xmode     not packed: GREEN_SCHED's mode (GREEN_SCHED_RANDOM,
  *                   _PCT; 0 off), the fact the two EXPLORE copies above
@@ -109,7 +112,7 @@ enum {
 
 extern hidden int __green_xmode;                              /* explore.c */
 
-enum { GREEN_SWITCH_TP = 1, GREEN_SWITCH_CPU = 2 };
+enum { GREEN_SWITCH_TP = 1, GREEN_SWITCH_CPU = 2, GREEN_SWITCH_CHECK = 4 };
 extern hidden unsigned char __green_switch_kind;             /* switch.c */
 
 #endif

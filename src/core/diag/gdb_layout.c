@@ -79,6 +79,8 @@ hidden const struct green_debug_entry __green_debug[] __attribute__((used)) = {
 	THREAD(wait_obj)
 	THREAD(wait_aux)
 	THREAD(q)
+	THREAD(q_next)
+	THREAD(q_prev)
 	THREAD(wake)
 	THREAD(heap_idx)
 	THREAD(deadline)

@@ -30,7 +30,7 @@
  *     process's CPU time less idle and the time of exited threads.
  *
  * Clock ids are the kernel's encoding of a thread CPU clock,
- * (-tid - 1) * 8 + 6, with the thread's owner id (>= 0x400000, never a
+ * (-tid - 1) * 8 + 6, with the thread's owner id (>= GREEN_TID_FIRST, never a
  * kernel tid; the initial thread's is its kernel tid): green-cc wraps
  * clock_gettime and clock_getres (tools/mkspecs.sh) so that they come
  * here first.

@@ -67,8 +67,8 @@
  *
  * Replay check.  Each decision (the id of the thread chosen, the running
  * one included) is folded into a 64-bit FNV-1a hash; at every ending —
- * exit and _exit (members/_Exit.c), abort, the deadlock report, a fault (stack.c), a signal whose
- * default action kills (signal.c's die: under GREEN_SCHED the catcher
+ * exit and _exit (members/_Exit.c), abort, the deadlock report, a fault (separate.c), a signal whose
+ * default action kills (deliver.c's die: under GREEN_SCHED the catcher
  * takes every such signal once threads exist, so green-explore's SIGXCPU
  * at a timeout reports too) — green prints the setting, the number of
  * steps and the hash, once, so two runs can be compared.

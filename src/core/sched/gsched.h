@@ -106,6 +106,10 @@ static inline int __green_timers_pending(void) { return __green_yield_gate.flag[
 hidden uint64_t __green_timer_next(void);
 hidden void __green_timers_expire(uint64_t now, int front);
 hidden void __green_timers_reset(void);         /* in a fork child */
+hidden void __green_timers_check(void);         /* GREEN_DEBUG: the heap's order (check.h) */
+
+/* ---- GREEN_DEBUG's invariants at a switch (invariants.c, check.h) */
+hidden void __green_check_switch(struct green_thread *from, struct green_thread *to);
 
 /* ---- cancellation points (cancel.c) */
 hidden _Noreturn void __green_cancel_exit(void);   /* runs the handlers, exits */

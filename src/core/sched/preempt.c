@@ -1,7 +1,7 @@
 /*
  * preempt.c — the deferred half of a tick.
  *
- * The tick handler (tick.c) and the signal catcher (signal.c) that find
+ * The tick handler (tick.c) and the signal catcher (deliver.c) that find
  * the running thread inside a no-preempt section do nothing there but
  * set flags of __green_pending (section.h).  The end of the outermost
  * section comes here, through green_section_end: dispatch the signals
@@ -10,7 +10,7 @@
  * the quantum is used.  Every section ends through that one helper:
  * GREEN_LEAVE with __green_leave, which adds GREEN_SCHED's scheduling
  * point; __green_yield's epilogue (sched.c) and a new thread's first
- * code (thread.c) with __green_preempt_now, as a yield is one already.
+ * code (create.c) with __green_preempt_now, as a yield is one already.
  */
 #include "base/gthread.h"
 #include "base/section.h"

@@ -56,6 +56,7 @@
 #include "sched/runq.h"
 #include "sched/switch.h"
 #include "diag/diag.h"
+#include "base/check.h"
 
 static void *main_tsd[PTHREAD_KEYS_MAX];
 
@@ -160,7 +161,7 @@ hidden void __green_wake(struct green_thread *t, int why)
 }
 
 /* Wake t ahead of the threads already runnable at its level: a signal
- * for it is urgent (signal.c), a deadline that passed at a tick too
+ * for it is urgent (deliver.c), a deadline that passed at a tick too
  * (tick.c). */
 hidden void __green_wake_first(struct green_thread *t, int why)
 {
@@ -307,7 +308,7 @@ hidden _Noreturn void __green_exit_switch(void)
 	__green_sig_thread_exit(self);
 	next = pick_next();
 	__green_switch(self, next);
-	abort();  /* an exited thread is never switched back to */
+	__green_broken(self, "its state after its exit", "switched back to", "never to run again");
 }
 
 /*

@@ -19,11 +19,13 @@ _Static_assert(offsetof(struct green_thread, sigpend) + sizeof(uint64_t) <= 64,
 hidden struct green_thread *__green_reap_list;
 hidden unsigned char __green_switch_kind;   /* GREEN_SWITCH_TP set by tls.c, _CPU by cputime.c */
 
-/* green_switch's first step when CPU time is charged: the charge, then
- * the thread pointer or the bound fields as usual */
+/* green_switch's first step when the switch's kind asks for more than
+ * the thread pointer or the bound fields: GREEN_DEBUG's invariant checks
+ * (invariants.c), the CPU-time charge, then either as usual */
 hidden void __green_switch_charged(struct green_thread *from, struct green_thread *to)
 {
-	__green_cpu_charge();
+	if (__green_switch_kind & GREEN_SWITCH_CHECK) __green_check_switch(from, to);
+	if (__green_switch_kind & GREEN_SWITCH_CPU) __green_cpu_charge();
 	if (__green_switch_kind & GREEN_SWITCH_TP) {
 		__green_arch_set_tp(to->tp);
 	} else {

@@ -43,8 +43,8 @@ static inline int green_malloc_busy(void) { return 0; }
  * can act on now (switch.c) */
 hidden void __green_switch_landed(struct green_thread *self);
 
-/* __green_switch_kind (gthread.h) with GREEN_SWITCH_CPU: the charge
- * first, out of line */
+/* __green_switch_kind (words.h) with GREEN_SWITCH_CPU or _CHECK: the
+ * charge or the checks first, out of line */
 hidden void __green_switch_charged(struct green_thread *from, struct green_thread *to);
 
 /* Inside a no-preempt section: run `to` (RUNNABLE, off every queue)

@@ -20,6 +20,8 @@
 #include "base/section.h"
 #include "sched/gsched.h"
 #include "base/gconfig.h"
+#include "base/check.h"
+#include "base/report.h"
 
 static struct green_thread **heap;
 static size_t heap_len, heap_cap;
@@ -160,7 +162,10 @@ static void grow(void)
 	void *p = mmap(0, cap * sizeof *heap, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	if (p == MAP_FAILED) abort();   /* cannot keep the promise of a deadline */
+	if (p == MAP_FAILED) {   /* cannot keep the promise of a deadline */
+		__green_say("green: out of memory for the timer heap (%zu deadlines)\n", cap);
+		abort();
+	}
 	if (old) memcpy(p, old, heap_len * sizeof *heap);
 	heap = p;
 	heap_cap = cap;
@@ -209,4 +214,18 @@ hidden void __green_timers_expire(uint64_t now, int front)
 hidden void __green_timers_reset(void)
 {
 	heap_gate_set(0);
+}
+
+/* GREEN_DEBUG (check.h): every entry knows its place, waits, and is
+ * due no sooner than its parent */
+hidden void __green_timers_check(void)
+{
+	for (size_t i = 0; i < heap_len; i++) {
+		struct green_thread *t = heap[i];
+		green_check(t, t && t->magic == GREEN_MAGIC, "an entry of the timer heap", "a dead or overwritten descriptor", "a live thread");
+		green_check(t, t->heap_idx == i + 1, "its place in the timer heap", "another index", "its own");
+		green_check(t, t->state == GS_BLOCKED, "its state in the timer heap", __green_state_name(t->state), "BLOCKED");
+		green_check(t, !i || heap[(i - 1) / 2]->deadline <= t->deadline, "the timer heap's order",
+		            "a deadline before its parent's", "no sooner than its parent's");
+	}
 }

@@ -1,5 +1,5 @@
 /*
- * gsignal.h — what signal.c (the machinery: state, catcher, dispatch,
+ * gsignal.h — what deliver.c (the machinery: state, catcher, dispatch,
  * handlers) and sigcalls.c (the public calls' back-ends) share, and the
  * signal back-ends the stubs and members call.  Signals are numbered 1..64 and held
  * in 64-bit sets, bit s - 1 for signal s.
@@ -9,7 +9,7 @@
 #include <signal.h>
 #include "base/gthread.h"
 
-/* ---- signals (signal.c)
+/* ---- signals (deliver.c)
  * A wait ended with EINTR because a handler ran: should the interrupted
  * call restart (the handler had SA_RESTART)?  Blocking stubs ask this
  * before returning EINTR. */
@@ -27,7 +27,7 @@ hidden void __green_sig_thread_exit(struct green_thread *); /* discard what is p
 hidden int __green_sigq_put(uint64_t *set, struct green_sigl *, const siginfo_t *);
 hidden void __green_sigq_take(uint64_t *set, struct green_sigl *, int s, siginfo_t *);
 hidden void __green_sigq_drop(uint64_t *set, struct green_sigl *, uint64_t which);
-hidden uint64_t __green_sigbits(const sigset_t *);  /* signal.c: a sigset_t as 64 bits */
+hidden uint64_t __green_sigbits(const sigset_t *);  /* deliver.c: a sigset_t as 64 bits */
 
 /*
  * Signal sets.  The core keeps a set of signals 1..64 in a uint64_t, bit
@@ -64,7 +64,7 @@ static inline void green_sig_check(struct green_thread *self)
 }
 
 /*
- * The 64-bit signal sets a handler also changes (signal.c's `arrived`
+ * The 64-bit signal sets a handler also changes (deliver.c's `arrived`
  * and __green_sig_held): a plain `|=` or `&=` is a load and a store, and
  * a handler's bit set in between would be lost, so every change is one
  * atomic read-modify-write.  A 32-bit CPU has no 64-bit atomic
@@ -103,13 +103,13 @@ static inline void green_bits_clear(volatile uint64_t *w, uint64_t b)
 #define DEFAULT_IGNORE (BIT(SIGCHLD) | BIT(SIGURG) | BIT(SIGWINCH) | BIT(SIGCONT))
 #define DEFAULT_STOP (BIT(SIGTSTP) | BIT(SIGTTIN) | BIT(SIGTTOU))
 
-/* the virtual state (signal.c) */
+/* the virtual state (deliver.c) */
 extern hidden struct sigaction __green_sig_disp[NSIG_V];   /* the program's dispositions */
 extern hidden uint64_t __green_sig_caught;   /* the kernel runs the catcher for these */
 extern hidden struct green_sigl __green_proc_q;   /* the instances of __green_proc_pend */
 extern hidden int __green_sig_virtual;       /* threads exist: the state is green's */
 
-/* signal.c, inside GREEN_ENTER unless said */
+/* deliver.c, inside GREEN_ENTER unless said */
 hidden void __green_sig_catch(int s);            /* make the kernel run the catcher for s */
 hidden void __green_sig_catch_set(uint64_t b);
 hidden int __green_sig_take(uint64_t b, siginfo_t *si);   /* the caller's lowest pending of b, or 0 */
@@ -118,7 +118,7 @@ hidden void __green_sig_interrupt(struct green_thread *t);   /* end t's wait wit
 hidden void __green_sig_synth(siginfo_t *si, int s, int code);   /* a siginfo from this process */
 hidden void __green_sigset(sigset_t *set, uint64_t b);
 hidden int __green_sig_sync(int s, siginfo_t *si, void *uc);
-hidden void __green_sig_sent(int s, siginfo_t *si, void *uc);   /* stack.c: a SIGSEGV sent by kill */   /* stack.c: the program's SIGSEGV handler */
+hidden void __green_sig_sent(int s, siginfo_t *si, void *uc);   /* separate.c: a SIGSEGV sent by kill */   /* separate.c: the program's SIGSEGV handler */
 
 /* sigcalls.c: the back-ends of the public calls once threads exist
  * (src/members/sigaction.c, pthread_sigmask.c, sigpending.c;

@@ -3,7 +3,7 @@
  * exist: sigaction, pthread_sigmask, sigpending, sigtimedwait,
  * sigsuspend, pthread_kill, and what a thread's exit discards.  The
  * machinery they use (the virtual state, the catcher, handing a signal
- * to a thread) is signal.c's; its essay says how the two fit.
+ * to a thread) is deliver.c's; its essay says how the two fit.
  */
 #include <signal.h>
 #include <errno.h>

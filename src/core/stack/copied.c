@@ -42,7 +42,7 @@
  *
  * Another thread that touches a cold thread's stack (a request on the
  * stack handed to a worker, a list of nodes on stacks) faults: the
- * SIGSEGV handler (stack.c) calls __green_copied_fault, which loads the
+ * SIGSEGV handler (separate.c) calls __green_copied_fault, which loads the
  * owner (it becomes hot) and returns, and the access runs again on the
  * owner's real bytes.  A fault in a slot's guard names the thread that
  * overflowed; in a freed slot, the thread that touched the stack of a
@@ -56,7 +56,7 @@
  * or a preempted thread's tick-handler frame is part of the live stack
  * and is saved with it.  A thread that asks for a deeper stack than a
  * slot while copied is only the process default gets a separate stack
- * instead (thread.c); one that names copied mode gets EINVAL.
+ * instead (create.c); one that names copied mode gets EINVAL.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE   /* mremap */
@@ -68,6 +68,7 @@
 #include <string.h>
 #include <errno.h>
 #include "base/gthread.h"
+#include "base/check.h"
 #include "base/section.h"
 #include "thread/lifecycle.h"
 #include "sched/tick.h"
@@ -79,7 +80,8 @@
 #define SLOT_ALIGN ((size_t)2 << 20)   /* a page table's span: freed with the slot */
 #define CHUNK_SLOTS (sizeof(void *) > 4 ? 512 : 16)
 #define HOT_DEFAULT 1024                 /* GREEN_COPIED_HOT unset: where the hot set starts */
-#define HOT_LIMIT 65535                  /* the most it grows to (hot_at is 16 bits) */
+#define HOT_LIMIT GREEN_COPIED_HOT_MAX   /* the most it grows to (hot_at is 16 bits) */
+_Static_assert(HOT_LIMIT <= (unsigned short)-1, "a hot place fits a thread's hot_at");
 
 struct slot {
 	struct green_thread *owner;             /* its thread; 0 if none, or shared */
@@ -260,10 +262,8 @@ static void load(struct green_thread *t, struct green_thread *keep)
 			break;
 		}
 	}
-	if (i == hot_max) {   /* cannot happen: hot_max > 2 */
-		__green_say("green: no copied stack to evict\n");
-		abort();
-	}
+	green_check(t, i < hot_max, "the hot ring, making it hot", "no thread to evict",
+	            "a hot thread other than the running one (the ring holds more than two)");
 	if (v && !move_pages(v, t)) {
 		/* the evicted thread's pages became t's */
 	} else if (v) {
@@ -497,7 +497,7 @@ hidden struct green_thread *__green_copied_alloc(size_t size, int *err)
 	t->stack_mode = GREEN_STACK_COPIED;
 	t->map_base = s;
 	t->map_size = slot_size;
-	/* coloured as separate stacks are (stack.c): the top of the stack
+	/* coloured as separate stacks are (separate.c): the top of the stack
 	 * up to 4032 bytes below the slot's, so that threads taking turns
 	 * do not all put their top frames in the same sets of the caches;
 	 * a page of the guard below is mapped with the stack for it */
@@ -555,10 +555,14 @@ hidden void __green_copied_for_core(void)
 	}
 }
 
-/* The usable size of a slot. */
+/* The usable size of a slot: GREEN_COPIED_REGION, else as deep as a
+ * separate stack's default (glibc's on a 64-bit CPU: address space, no
+ * memory but what the thread touches and no copying but its live
+ * part), or 1 MiB on a 32-bit CPU, whose address space is scarce. */
 hidden size_t __green_copied_room(void)
 {
-	size_t size = __green_config.region_size ? __green_config.region_size : 1 << 20;
+	size_t size = __green_config.region_size ? __green_config.region_size :
+	              sizeof(void *) < 8 ? (size_t)1 << 20 : green_stack_default();
 	return (size + GREEN_PAGE_SIZE - 1) & -GREEN_PAGE_SIZE;
 }
 
@@ -659,7 +663,7 @@ hidden int __green_copied_fault(const char *a, int *named)
 		return 0;
 	}
 	if (t->hot || t == __green_cur) return 0;
-	load(t, 0);   /* inside the SIGSEGV handler's no-preempt section (stack.c) */
+	load(t, 0);   /* inside the SIGSEGV handler's no-preempt section (separate.c) */
 	return 1;
 }
 /* ---- the attribute (green's _np extension, docs/man/pthread_attr_setstackmode_np.3) */

@@ -1,5 +1,5 @@
 /*
- * gstack.h — a thread's memory: separate stacks (stack.c), copied stacks
+ * gstack.h — a thread's memory: separate stacks (separate.c), copied stacks
  * (copied.c), thread control blocks (tls.c), and GREEN_DEBUG's quarantine
  * of released memory (quarantine.c).
  */
@@ -7,12 +7,24 @@
 #define GREEN_GSTACK_H
 #include "base/gthread.h"
 
-/* ---- stacks (stack.c) */
-hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *err);
+/* ---- stacks (separate.c) */
+hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *err);   /* size 0: the default */
 hidden struct green_thread *__green_stack_adopt(void *addr, size_t size, int *err);
 hidden void __green_stack_free(struct green_thread *);
 hidden void __green_guard_init(void);
-hidden int __green_on_altstack(void);           /* stack.c: running on the SIGSEGV handler's stack */
+hidden int __green_on_altstack(void);           /* separate.c: running on the SIGSEGV handler's stack */
+
+/* ---- the default size (separate.c): glibc's on a 64-bit CPU, or the
+ * one pthread_setattr_default_np set; asked once, then one load */
+#define GREEN_STACK_DEFAULT_32 ((size_t)131072)   /* musl's, where address space is scarce */
+extern hidden size_t __green_stack_default_now;
+hidden size_t __green_stack_default_ask(void);
+static inline size_t green_stack_default(void)
+{
+	size_t s = __green_stack_default_now;
+	return s ? s : __green_stack_default_ask();
+}
+hidden size_t __green_stack_default(void);   /* the same, out of line, for the members */
 
 /* ---- copied stacks (copied.c) */
 hidden void __green_copied_load(struct green_thread *from, struct green_thread *to);
@@ -23,7 +35,7 @@ hidden void __green_copied_for_core(void);   /* a core dump is next: cold stacks
 hidden int __green_in_region(const void *);
 hidden int __green_copied_fault(const char *, int *);
 hidden int __green_copied_touch(const long *, int);
-hidden size_t __green_next_colour(void);   /* stack.c */
+hidden size_t __green_next_colour(void);   /* separate.c */
 /* 32-bit CPUs only: past the address space a slot per thread would take,
  * copied threads share slots, and one leaves its slot at every switch. */
 #define GREEN_SLOT_SHARING (UINTPTR_MAX == 0xffffffffu)

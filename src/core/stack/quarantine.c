@@ -14,7 +14,7 @@
  * instead: its pages are given back to the kernel (MADV_DONTNEED) and
  * made PROT_NONE, the address range is kept, and the last QUARANTINE
  * releases are remembered with whose they were.  The first touch faults;
- * stack.c's SIGSEGV handler asks __green_quarantined whose memory it was
+ * separate.c's SIGSEGV handler asks __green_quarantined whose memory it was
  * and names both threads.  A range leaves quarantine (unmapped) when
  * QUARANTINE newer ones have entered; nothing is reused while in it.
  */

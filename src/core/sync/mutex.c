@@ -180,7 +180,7 @@ static int state(struct gmutex *g)
  * held again it waits first in line, for a hand-off.
  *
  * A signal handler run while the caller waits takes it off the queue
- * (signal.c); the mutex may have been unlocked meanwhile with nobody to
+ * (deliver.c); the mutex may have been unlocked meanwhile with nobody to
  * hand it to, so every pass looks again before it queues.  A deadline
  * that passed while the handler ran is no failure if the mutex is free
  * (POSIX: a timed lock that can be taken at once never times out). */

@@ -55,7 +55,7 @@ static struct {
 	void *volatile pending;
 } rl;
 /* 0 not yet, 1 registered with the kernel, -1 refused; an exiting
- * thread looks at its list only when it is not 0 (thread.c) */
+ * thread looks at its list only when it is not 0 (create.c) */
 hidden int __green_pmutex_rl;
 
 static int me(void)

@@ -227,7 +227,7 @@ static int wr_free(struct grw *g)
 
 /*
  * The waits below loop: a signal handler run while the caller waits
- * takes it off its queue (signal.c), and the lock may have been released
+ * takes it off its queue (deliver.c), and the lock may have been released
  * meanwhile with nobody to hand it to, so every pass looks again before
  * it queues.  A deadline that passed (while a handler ran, say) is no
  * failure if the lock is free now: POSIX says a timed lock that can be

@@ -6,10 +6,10 @@
  * (the highest-priority one, FIFO among equals: queue.c).
  * A process-shared one (pshared != 0, and every named semaphore) lives in
  * memory other processes update: its value is changed with atomics, and
- * a waiter polls it with short green sleeps (io.c's retry wait: 1, 2 and
- * 4 ms, then 8 ms) because another process's sem_post cannot wake a
- * green thread here.  That is the stated limit: a cross-process wake-up
- * can lag by up to 8 ms (docs/sync.md).
+ * a waiter polls it with short green sleeps (the scheduler's retry wait,
+ * sched/retry.c: 1, 2, then every 4 ms) because another process's
+ * sem_post cannot wake a green thread here.  That is the stated limit:
+ * a cross-process wake-up can lag by up to 4 ms (docs/sync.md).
  */
 #include <semaphore.h>
 #include <errno.h>
@@ -57,8 +57,8 @@ static int take_shared(struct gsem *g)
 	return 0;
 }
 
-/* Polled (another process's sem_post cannot wake us): the io.c retry
- * wait, which also catches a cancel that arrives between two polls. */
+/* Polled (another process's sem_post cannot wake us): the retry wait,
+ * which also catches a cancel that arrives between two polls. */
 static int wait_shared(struct gsem *g, uint64_t deadline)
 {
 	unsigned step = 0;

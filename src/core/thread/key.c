@@ -112,7 +112,7 @@ static __attribute__((noinline)) void run_dtors(struct green_thread *t)
 	}
 }
 
-/* pthread_exit's last per-thread clean-up (thread.c): the destructors,
+/* pthread_exit's last per-thread clean-up (create.c): the destructors,
  * only if the thread ever set a value, then the robust mutexes the
  * thread still holds pass on owner-dead. */
 hidden void __green_tsd_run_dtors(struct green_thread *t)

@@ -1,5 +1,5 @@
 /*
- * lifecycle.h — a thread's life: its start and exit (thread.c), the
+ * lifecycle.h — a thread's life: its start and exit (create.c), the
  * unwinding of pthread_exit (unwind.c), its keys (key.c), what its death
  * does to robust mutexes, the registry of live pthread_t values
  * (registry.c), and posix_spawn's vfork child.
@@ -9,19 +9,19 @@
 #include "base/gthread.h"
 #include "sync/sync.h"
 
-/* ---- threads (thread.c, key.c, unwind.c, registry.c) */
+/* ---- threads (create.c, key.c, unwind.c, registry.c) */
 hidden void __green_tsd_run_dtors(struct green_thread *);
-hidden void __green_thread_frame(struct green_thread *, void *top);  /* thread.c: a new thread's first frame */
+hidden void __green_thread_frame(struct green_thread *, void *top);  /* create.c: a new thread's first frame */
 /* where pthread_exit's unwinding lands: in a thread's start frame
- * (thread.c), for the unwinder (unwind.c) */
+ * (create.c), for the unwinder (unwind.c) */
 struct green_landing {
 	void *jb[5];                                /* __builtin_setjmp's */
 	_Alignas(16) unsigned char exc[64];         /* the unwinder's exception object */
 };
-hidden _Noreturn void __green_exit_rest(void);  /* thread.c: pthread_exit after its unwinding */
+hidden _Noreturn void __green_exit_rest(void);  /* create.c: pthread_exit after its unwinding */
 hidden void __green_exit_unwind(struct green_thread *);   /* unwind.c: returns if it does not apply */
 hidden int __green_can_unwind(void);            /* unwind.c: the program links the C++ unwinder */
-hidden void __green_all_remove(struct green_thread *);  /* thread.c: green_all_remove out of line */
+hidden void __green_all_remove(struct green_thread *);  /* create.c: green_all_remove out of line */
 /* A thread's last per-thread clean-up (key.c), called only when there
  * can be any: it set a key's value, holds a robust or PI mutex, or the
  * process has a robust list (pmutex.c). */
@@ -35,6 +35,10 @@ hidden int __green_registry_add(struct green_thread *);
 hidden void __green_registry_del(struct green_thread *);
 hidden void __green_registry_reset(struct green_thread *self);
 hidden int __green_sched_check(int policy, int prio);  /* thread_np.c: 0 or EINVAL */
+/* the process's exit, one thread at a time (procexit.c): returns to the
+ * thread that runs it, parks any other for good */
+hidden void __green_exit_begin(void);
+hidden int __green_exit_begun(void);             /* is some thread inside exit()? */
 
 /* ---- thread ids (tid.c): gettid()'s, and what an id given to a call
  * names (1: *t, a live green thread of this process; 0: the kernel's

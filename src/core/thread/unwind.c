@@ -19,7 +19,7 @@
  * C++ cleanups interleave in frame order.  At the end of the stack
  * (green's thread start, or a frame without unwind tables) it jumps
  * back to the thread's start frame, which finishes the exit
- * (__green_exit_rest, thread.c).  The exception object lives in the
+ * (__green_exit_rest, create.c).  The exception object lives in the
  * landing record, in the start frame (the descriptor points to it): the
  * landing pads run on the frames below and must not overwrite it.
  */
@@ -72,7 +72,10 @@ hidden void __green_exit_unwind(struct green_thread *self)
 	struct green_landing *l = self->unwind;
 	struct _Unwind_Exception *e;
 
-	if (!l || !__green_can_unwind()) return;
+	/* once exit() has begun its destructors may have taken the
+	 * unwinder's tables away (crtbegin's deregistration): exit as a C
+	 * thread does, running the cleanup handlers by hand */
+	if (!l || !__green_can_unwind() || __green_exit_begun()) return;
 	e = (struct _Unwind_Exception *)l->exc;
 	self->unwind = 0;   /* a pthread_exit from a destructor exits at once */
 	memset(e, 0, sizeof *e);

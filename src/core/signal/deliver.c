@@ -1,5 +1,5 @@
 /*
- * signal.c — POSIX per-thread signal semantics on one kernel thread.
+ * deliver.c — POSIX per-thread signal semantics on one kernel thread.
  *
  * Design
  * ------
@@ -112,7 +112,7 @@ hidden void __green_sig_catch(int s)
 {
 	struct sigaction ka = { 0 };
 	if (s == SIGALRM || (__green_sig_caught & BIT(s)) || (UNBLOCKABLE & BIT(s))) return;
-	if (s == SIGSEGV) return;   /* the guard handler's (stack.c), which chains to the program's */
+	if (s == SIGSEGV) return;   /* the guard handler's (separate.c), which chains to the program's */
 	if (__green_sig_disp[s].sa_handler == SIG_IGN) return;
 	ka.sa_sigaction = catcher;
 	ka.sa_flags = SA_SIGINFO | (__green_sig_disp[s].sa_flags & (SA_RESTART | SA_ONSTACK));
@@ -437,7 +437,7 @@ static void catcher(int s, siginfo_t *si, void *uc)
 }
 
 /* A SIGSEGV that no fault raised (kill, sigqueue) reaches the guard
- * handler (stack.c), which hands it here. */
+ * handler (separate.c), which hands it here. */
 hidden void __green_sig_sent(int s, siginfo_t *si, void *uc)
 {
 	catcher(s, si, uc);

@@ -1,5 +1,5 @@
 /*
- * thread.c — creation, start, exit and the library's lazy start-up.
+ * create.c — creation, start, exit and the library's lazy start-up.
  *
  * Start-up.  Nothing happens until the program creates its second
  * thread: a program that never does pays nothing (no timer, no handler,
@@ -64,7 +64,7 @@ hidden void __green_all_remove(struct green_thread *t)
  *   - configuration first: every later step reads it;
  *   - the libc's thread machinery on, then the TLS image: a refusal is
  *     remembered and reported by the first pthread_create;
- *   - the signal state becomes virtual (signal.c reads the kernel's
+ *   - the signal state becomes virtual (deliver.c reads the kernel's
  *     dispositions and mask through __libc_sigaction and raw calls);
  *   - the guard-page handler is installed with __libc_sigaction, the
  *     kernel's call, so it does not depend on __green_started;
@@ -81,6 +81,7 @@ hidden void __green_init(void)
 	unwinds = __green_can_unwind();
 	__green_sig_init();
 	__green_guard_init();
+	if (__green_config.debug & GREEN_DEBUG_CHECKS) __green_switch_kind |= GREEN_SWITCH_CHECK;
 	__green_started = 1;
 }
 
@@ -107,7 +108,9 @@ static inline __attribute__((always_inline)) _Noreturn void run(struct green_thr
 		int (*f)(void *) = (int (*)(void *))(void *)self->start;
 		__pthread_exit((void *)(intptr_t)f(self->arg));
 	}
-	__pthread_exit(self->start(self->arg));
+	void *r = self->start(self->arg);
+	self->unwind = 0;   /* returned: no frame of its own left to unwind */
+	__pthread_exit(r);
 }
 
 /* In a program that can unwind C++ frames, the thread runs from a frame
@@ -158,8 +161,10 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	if (!fn) return EINVAL;
 	__green_init();
 	if (refused) return refused;
-	/* an attribute's size, else GREEN_STACK_SIZE, else the default */
-	size = __green_config.stack_size ? __green_config.stack_size : GREEN_STACK_DEFAULT;
+	/* an attribute's size, else GREEN_STACK_SIZE, else (0 here) the
+	 * default: a copied thread's slot, or a separate stack's default
+	 * (__green_stack_alloc) */
+	size = __green_config.stack_size;
 	guard = GREEN_GUARD_DEFAULT;
 	mode = __green_config.stack_mode;
 	if (attrp && !c11) {

@@ -1,5 +1,5 @@
 /*
- * stack.c — separate stacks: allocation, the cache, guard pages.
+ * separate.c — separate stacks: allocation, the cache, guard pages.
  *
  * A separate stack is one anonymous mapping:
  *
@@ -13,9 +13,11 @@
  * TLS above its stack, so creating a thread costs one mmap and one
  * mprotect — or
  * nothing, when a stack of the same size waits in the cache.  Sizes are
- * rounded up to whole pages (the granularity, Marovich 3.3.4); the
- * default is 128 KiB of usable stack, as in musl, overridable with
- * GREEN_STACK_SIZE or pthread_attr_setstacksize.
+ * rounded up to whole pages (the granularity, Marovich 3.3.4), and the
+ * guard sits right below the size asked for, so that a thread that
+ * overflows it by a page faults, as with glibc (the TCB, descriptor and
+ * TSD slots are above it, not inside it).  The default size is glibc's
+ * on a 64-bit CPU (__green_stack_default).
  *
  * Each stack is registered with valgrind so memcheck follows switches.
  *
@@ -26,8 +28,9 @@
  * hot frames sit at the same offset in a page, so they all fall in the
  * same few sets of the CPU's caches, and a thousand threads switching in
  * turn evict one another from a cache with room for all of them
- * (docs/stacks.md).  The mapping is one page larger, so the usable stack
- * is never less than asked.
+ * (docs/stacks.md).  The colour is room between the stack and the top
+ * block: the usable stack is the size asked and the colour, never less
+ * than asked, less than a page more.
  *
  * Overflow: the guard page below each stack makes an overflowing thread
  * fault.  A SIGSEGV handler on an alternate stack looks the fault address
@@ -36,6 +39,8 @@
  * other fault that nothing catches names the faulting thread too.
  */
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <limits.h>
 #include <signal.h>
 #include <string.h>
 #include <stdlib.h>
@@ -93,11 +98,11 @@ static size_t top_bytes(size_t tls)
 #define COLOUR_LINE 64
 #define COLOUR_ROOM (COLOUR_SPAN - COLOUR_LINE)   /* the largest colour */
 
-/* Bytes below a mapping's top for the next thread's colour: the colours
- * in turn.  (A hash of the mapping's address was tried first; for some
- * spacings of consecutive mappings it gave 64 threads only 4 to 15
- * colours.)  A cached mapping takes the next colour like a new one:
- * COLOUR_ROOM is there for any of them. */
+/* The next thread's colour: the colours in turn, so that any 64 threads
+ * created one after another have 64 (a hash of the mapping's address
+ * gives too few for some spacings: docs/stacks.md).  A cached mapping
+ * takes the next colour like a new one: COLOUR_ROOM is there for any of
+ * them. */
 hidden size_t __green_next_colour(void)
 {
 	static unsigned turn;
@@ -168,33 +173,68 @@ static __attribute__((noinline)) void *map(size_t total, size_t guard, unsigned 
 	return base;
 }
 
+/* The default stack size once known (green_stack_default, gstack.h):
+ * asked at the first thread, or set by pthread_setattr_default_np. */
+hidden size_t __green_stack_default_now;
+
+/* A thread's stack when neither the program nor GREEN_STACK_SIZE names a
+ * size.  On a 64-bit CPU glibc's: RLIMIT_STACK's soft limit, 2 MiB
+ * where that is unlimited, at least PTHREAD_STACK_MIN: a deep stack
+ * costs address space, and memory only where it is touched, and
+ * programs written for glibc keep large buffers on their stacks.  On a
+ * 32-bit CPU, where a few hundred such stacks would fill the address
+ * space, musl's 128 KiB. */
+hidden size_t __green_stack_default_ask(void)
+{
+	struct rlimit rl;
+	size_t size = 2 << 20;
+
+	if (sizeof(void *) < 8) size = GREEN_STACK_DEFAULT_32;
+	else if (!getrlimit(RLIMIT_STACK, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		size = rl.rlim_cur < PTHREAD_STACK_MIN ? PTHREAD_STACK_MIN : page_round(rl.rlim_cur);
+	return __green_stack_default_now = size;
+}
+
+hidden size_t __green_stack_default(void)
+{
+	return green_stack_default();
+}
+
 hidden struct green_thread *__green_stack_alloc(size_t size, size_t guard, int *err)
 {
 	struct green_thread *t;
 	struct cached c;
-	size_t tls = tls_room();
+	static size_t top_pages;
+	size_t tls = tls_room(), span;
 	unsigned vg_id = 0;
 	int i;
 
-	size = page_round(size + top_bytes(tls) + COLOUR_ROOM);
+	/* the stack, then the colour and the top block (their pages the
+	 * same for every thread: the TLS block's size is fixed once the
+	 * first thread exists); a size is never near SIZE_MAX (the setter,
+	 * GREEN_STACK_SIZE and the default all stay far below) */
+	if (!top_pages) top_pages = page_round(top_bytes(tls) + COLOUR_ROOM);
+	if (!size) size = green_stack_default();
+	size = page_round(size);
+	span = size + top_pages;
 	guard = page_round(guard);
-	if (!size || size + guard < size) { *err = EINVAL; return 0; }
+	if (!size || span + guard < span) { *err = EINVAL; return 0; }
 
 	for (i = ncached - 1; i >= 0; i--)
-		if (cache[i].size == size + guard && cache[i].guard == guard) break;
+		if (cache[i].size == span + guard && cache[i].guard == guard) break;
 	if (i >= 0) {
 		c = cache[i];
 		if (i != --ncached) cache[i] = cache[ncached];
 		/* memcheck marked what was below the last thread's stack
 		 * pointer inaccessible; the new colour may put the top
 		 * block there */
-		GREEN_VG_MAKE_UNDEFINED((char *)c.base + guard, size);
+		GREEN_VG_MAKE_UNDEFINED((char *)c.base + guard, span);
 	} else {
-		void *base = map(size + guard, guard, &vg_id);
+		void *base = map(span + guard, guard, &vg_id);
 		if (!base) { *err = EAGAIN; return 0; }
-		c = (struct cached){ base, size + guard, guard, vg_id };
+		c = (struct cached){ base, span + guard, guard, vg_id };
 	}
-	t = carve((char *)c.base + guard, size - __green_next_colour(), tls);
+	t = carve((char *)c.base + guard, size + __green_next_colour() + top_bytes(tls), tls);
 	t->map_base = c.base;
 	t->map_size = c.size;
 	t->guard_size = guard;
@@ -253,7 +293,7 @@ static __attribute__((noinline)) void release(struct green_thread *t)
 		if (base) munmap(base, total);   /* a block mapped apart (adopt) */
 		return;
 	}
-	if (__green_config.debug) {   /* never cached: quarantined */
+	if ((__green_config.debug & GREEN_DEBUG_QUARANTINE)) {   /* never cached: quarantined */
 		GREEN_VG_STACK_DEREGISTER(vg_id);
 		if (__green_quarantine(t, base, total, "stack")) munmap(base, total);
 		return;
@@ -266,7 +306,7 @@ hidden void __green_stack_free(struct green_thread *t)
 {
 	t->magic = 0;
 	/* own_stack: a mapping of ours (never a copied thread's) */
-	if (t->own_stack && !__green_config.debug && ncached < CACHE_MAX) {
+	if (t->own_stack && !(__green_config.debug & GREEN_DEBUG_QUARANTINE) && ncached < CACHE_MAX) {
 		cache[ncached++] = (struct cached){ t->map_base, t->map_size, t->guard_size, t->vg_id };
 		return;
 	}
@@ -284,7 +324,7 @@ static void segv_on_altstack(int sig, siginfo_t *si, void *ctx)
 	char buf[160];
 	int named = 0;   /* the thread named as overflowing its stack */
 
-	if (__green_config.debug && __green_quarantined(a, buf, sizeof buf)) {
+	if ((__green_config.debug & GREEN_DEBUG_QUARANTINE) && __green_quarantined(a, buf, sizeof buf)) {
 		char me[64];
 		__green_describe(__green_cur, me, sizeof me);
 		__green_say("green: %s touched %s (fault at %p; GREEN_DEBUG keeps released memory inaccessible)\n",
@@ -332,7 +372,7 @@ static void segv_on_altstack(int sig, siginfo_t *si, void *ctx)
  * fault shares: no switch away from it, or the next fault's frame would
  * overwrite the frames of the thread switched away.  So a tick meanwhile
  * is only recorded; the program's handler, if any, runs preemptible
- * (signal.c's run_handler). */
+ * (deliver.c's run_handler). */
 static void segv(int sig, siginfo_t *si, void *ctx)
 {
 	if (si->si_code <= 0 && __green_sig_virtual) {   /* sent, not a fault: any signal's path */

@@ -1,6 +1,6 @@
 /*
  * sigaction — the program's dispositions become green's virtual ones once
- * threads exist (src/core/signal/signal.c); before, and for green itself,
+ * threads exist (src/core/signal/deliver.c); before, and for green itself,
  * glibc's own __sigaction sets the kernel's.
  */
 #include <signal.h>
