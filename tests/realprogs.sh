@@ -213,6 +213,8 @@ abseil_build() {   # KIND: builds the programs into $top/build-KIND/abseil-.../r
 	for t in $ABSL_TESTS; do
 		[ -x "$b/bin/absl_$t" ] && [ "$(cxx_compiler "$1")" -ot "$b/bin/absl_$t" ] && continue
 		say "building abseil's tests ($1)"
+		# cmake does not know the libc: relink every program against it
+		rm -f "$b"/bin/absl_*
 		{ cmake -S "$d" -B "$b" -DCMAKE_CXX_COMPILER="$(cxx_compiler "$1")" \
 			-DCMAKE_C_COMPILER="$(compiler "$1")" -DCMAKE_CXX_STANDARD=17 \
 			-DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=ON -DABSL_BUILD_TESTING=ON \
