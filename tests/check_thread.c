@@ -464,6 +464,7 @@ struct attr_probe {
 	uintptr_t top;
 	int detach, r;
 	uintptr_t local;
+	int mode;                 /* the stack mode pthread_getattr_np reports */
 };
 
 static void *attr_body(void *arg)
@@ -479,6 +480,7 @@ static void *attr_body(void *arg)
 	p->top = (uintptr_t)addr + p->stacksize;
 	pthread_attr_getguardsize(&a, &p->guardsize);
 	pthread_attr_getdetachstate(&a, &p->detach);
+	pthread_attr_getstackmode_np(&a, &p->mode);
 	pthread_attr_destroy(&a);
 	return 0;
 }
@@ -569,7 +571,8 @@ END_TEST
 /* Green: pthread_getattr_np reports the stack asked for exactly, as NPTL
  * does: the attribute's size, ending at the top of the stack (the locals
  * lie inside); a stack the program gave is its region.  Separate and
- * copied stacks (_i). */
+ * copied stacks (_i); the mode reported is the one the thread got (a
+ * stack the program gave is separate). */
 START_TEST(getattr_np_echo)
 {
 	const size_t sizes[] = { PTHREAD_STACK_MIN, 64 * 1024, 64 * 1024 + 4096 };   /* glibc: not a constant */
@@ -586,11 +589,13 @@ START_TEST(getattr_np_echo)
 		ck_assert_uint_eq(p.stacksize, sizes[i]);
 		ck_assert_uint_lt(p.local, p.top);
 		ck_assert_uint_ge(p.local, p.top - p.stacksize);
+		ck_assert_int_eq(p.mode, mode);
 	}
 	ck_assert_int_eq(posix_memalign(&stack, 4096, PTHREAD_STACK_MIN), 0);
 	pthread_attr_init(&a);
 	ck_assert_int_eq(pthread_attr_setstack(&a, stack, PTHREAD_STACK_MIN), 0);
 	probe(&a, &p);
+	ck_assert_int_eq(p.mode, PTHREAD_STACK_SEPARATE_NP);
 	ck_assert_uint_eq(p.stacksize, PTHREAD_STACK_MIN);
 	ck_assert_uint_eq(p.top, (uintptr_t)stack + PTHREAD_STACK_MIN);
 	free(stack);

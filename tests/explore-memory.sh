@@ -21,7 +21,7 @@ for stacks in separate copied; do
 	# PCT never livelocks on it (the loop is recognised as spinning and
 	# demoted), whether or not its 300 runs find the one order
 	find_and_replay "publish (random, $stacks, memory points)" "$B/tests/explore/publish-green" random $stacks
-	out=$(GREEN_STACKS=$stacks $X -q -n $EXPLORE_RUNS --pct -- "$B/tests/explore/publish-green")
+	out=$(GREEN_STACKS=$stacks $X -q -n $EXPLORE_RUNS --strategy=pct -- "$B/tests/explore/publish-green")
 	if printf '%s\n' "$out" | grep -q 'timed out'; then
 		fail "publish (pct, $stacks, memory points): a spin loop livelocked a schedule"
 		printf '%s\n' "$out" | head -5
@@ -32,7 +32,7 @@ done
 # points at basic blocks only: the load and the store of counter's
 # increment share a block
 for mode in random pct; do
-	opt=; [ $mode = pct ] && opt=--pct
+	opt=--strategy=$mode
 	out=$($X -q -n $EXPLORE_RUNS $opt -- "$B/tests/explore/counter-blocks")
 	case $out in
 	*"$EXPLORE_RUNS runs, 0 failures"*) pass "counter ($mode, block points): unreachable, as designed" ;;

@@ -4,7 +4,8 @@
 # mutex, in a condition wait, in sleep(), in pthread_join, in sigwait()
 # and in read() on a pipe must each be listed with what they wait for,
 # and each backtrace must reach the thread's own function; in both stack
-# modes.  Then stepping one thread while time-slice ticks preempt it.
+# modes.  Then stepping one thread while time-slice ticks preempt it (a
+# preempted thread's backtrace starts at the program's frame).
 # Then `__thread` variables (tests/prog/gdbtls-green): green-print and
 # $green_tls must give each thread's own value and address, the ones the
 # program printed, in both stack modes.
@@ -137,7 +138,7 @@ done
 # land on the next line of the same thread, and no tick may show.
 gdb_batch separate -ex 'tbreak stepper' -ex run -ex next -ex 'p who' \
 	-ex next -ex next -ex next -ex 'p who' -ex 'p steps' \
-	-ex 'info green-threads' -ex kill --args "$PROG" spin
+	-ex 'info green-threads' -ex 'green-thread apply all bt' -ex kill --args "$PROG" spin
 m="gdb: next under time slicing"
 # the fourth compute(40) of stepper(), where the third next lands
 last=$(awk '/\*stepper\(void \*arg\)$/ { on = 1 } on && /compute\(40\);/ { n = NR } on && /^}/ { print n; exit }' \
@@ -154,6 +155,16 @@ else
 fi
 if grep -Eq '^ +[0-9]+ +runnable +- +separate +(now_ms|compute|stepper) ' "$T/out"; then
 	pass "$m: the other thread was preempted meanwhile"
+	# a preempted thread is listed as such, and its backtrace starts at
+	# the program's frame: no tick frame, no signal frame (__restore_rt)
+	if grep -Eq '^ +[0-9]+ +runnable .*\(gdbwait\.c:[0-9]+\)( in [^ ]+)?, preempted by the tick$' "$T/out" &&
+	   ! grep -Eq '<signal handler called>|__restore_rt|in tick \(' "$T/out" &&
+	   grep -Eq '^#[0-9]+ +(0x[0-9a-f]+ in )?(now_ms|compute|stepper) ' "$T/out"; then
+		pass "$m: the preempted thread is listed as preempted, its backtrace starts at the program's frame"
+	else
+		fail "$m: the preempted thread's listing or backtrace shows the tick"
+		show
+	fi
 else
 	echo "NOTE: the other thread did not run while stepping (no time slicing in this build?):"
 	grep -E '^ +[0-9]+ +(runnable|blocked) ' "$T/out" | sed 's/^/    | /'

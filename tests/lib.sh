@@ -132,14 +132,14 @@ timeout_of() {
 	TO=
 	command -v timeout >/dev/null 2>&1 && TO="timeout $1"
 }
-# find_and_replay LABEL PROGRAM random|pct STACKS: green-explore finds a
+# find_and_replay LABEL PROGRAM random|pct|pos|mix STACKS: green-explore finds a
 # failing seed of PROGRAM within EXPLORE_RUNS runs, the failure is the
 # program's own (not a timeout) and printed its schedule hash, and the
 # seed replays: 5 of 5 re-runs fail with the same decision hash
 # (tests/explore.sh, tests/explore-memory.sh)
 EXPLORE_RUNS=300
 find_and_replay() {
-	_opt=; [ "$3" = pct ] && _opt=--pct
+	_opt=--strategy=$3
 	_out=$(GREEN_STACKS=$4 "$B/bin/green-explore" -q -n $EXPLORE_RUNS $_opt -- $GREEN_RUN "$2")
 	_seed=$(printf '%s\n' "$_out" | sed -n 's/^green-explore: seed \([0-9]*\),.*/\1/p')
 	if [ -z "$_seed" ]; then
@@ -153,9 +153,8 @@ find_and_replay() {
 		printf '%s\n' "$_out" | head -8
 		return
 	fi
-	_steps=$(printf '%s\n' "$_out" | sed -n 's/.*GREEN_SCHED=pct:[0-9]*:[0-9]*:\([0-9]*\),.*/\1/p')
-	_ropt=; [ "$3" = pct ] && _ropt="--pct --steps $_steps"
-	_rep=$(GREEN_STACKS=$4 "$B/bin/green-explore" -q --replay $_seed -n 5 $_ropt -- $GREEN_RUN "$2")
+	_sched=$(printf '%s\n' "$_out" | sed -n 's/^green-explore: seed [0-9]*, GREEN_SCHED=\([^,]*\),.*/\1/p')
+	_rep=$(GREEN_STACKS=$4 "$B/bin/green-explore" -q --replay "$_sched" -n 5 -- $GREEN_RUN "$2")
 	if printf '%s\n' "$_rep" | grep -q 'identical hash' &&
 	   ! printf '%s\n' "$_rep" | grep -q 'passed x'; then
 		pass "$1: seed $_seed fails, replays 5/5 with the same hash"

@@ -25,7 +25,9 @@ EOF
 
 # fetch_source PACKAGE UNPACKED-DIR: unless UNPACKED-DIR exists, run
 # `apt-get source PACKAGE` in its parent directory; exits if that does not
-# produce UNPACKED-DIR.
+# produce UNPACKED-DIR.  PACKAGE may name a release (musl/bookworm), so
+# that a newer suite's source packages, enabled on the machine for
+# something else, are not taken instead.
 fetch_source() {
 	[ -d "$2" ] && return 0
 	local dir

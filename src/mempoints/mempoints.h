@@ -14,6 +14,7 @@
 #include "base/words.h"
 
 hidden void __green_mp_touch(const volatile void *addr, int poll);   /* shared.c */
+extern hidden int __green_mp_accessed;   /* explore.c: a block point follows no access */
 
 /* An access of the program: under GREEN_SCHED, a scheduling point when
  * the memory is shared between threads.  poll: the access changes
@@ -22,6 +23,9 @@ hidden void __green_mp_touch(const volatile void *addr, int poll);   /* shared.c
  * polls shared memory for long is spinning (shared.c). */
 static inline void green_mp_access(const volatile void *addr, int poll)
 {
-	if (__green_xmode) __green_mp_touch(addr, poll);
+	if (__green_xmode) {
+		__green_mp_accessed = 1;
+		__green_mp_touch(addr, poll);
+	}
 }
 #endif

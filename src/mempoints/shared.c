@@ -12,14 +12,33 @@
  * points are offered where another thread can see the effect — not at
  * every access (the dilution of one point per basic block).
  *
+ * First touches.  A race on memory no other thread has touched yet would
+ * offer no point at all: in `int v = x; x = v + 1;` run by two threads
+ * on a global main never touched, the first thread's load and store are
+ * both accesses to a page only it has seen.  So the first access to a
+ * page — by the first thread to touch it, and by the second, the one
+ * that makes it shared — is followed by a full scheduling point, taken
+ * before the thread's next access (an entry point runs before its
+ * access, so "after the first" is "before the next"; a switch away in
+ * between, at a library call, pays the debt instead).  Another thread may then
+ * run and touch the page: from there every access to it by either is a
+ * point, and the load and the store of the first thread can be split.
+ * This costs one point per page, not one per access: a program that
+ * touches a few hundred pages makes a few hundred more steps.
+ *
  * Reproducibility: the table is exact (no hash collision makes a page
  * shared), and a page's sharing depends only on which thread touched it
- * first, which the schedule fixes; where objects fall on pages is the
- * same from run to run (the program is static and not position-
- * independent, and mmap and brk move by whole pages under address-space
- * randomisation).  With copied stacks every thread runs at the same
- * stack addresses, so the stack's pages become shared too: more points,
- * still reproducible.
+ * first, which the schedule fixes.  Where objects fall on pages must not
+ * depend on the address-space layout the kernel randomises either: the
+ * program is static and not position-independent, and mmap and brk move
+ * by whole pages, but the initial stack starts at a random offset within
+ * a page, and programs hand addresses in main's frame to their threads.
+ * A page of the initial stack is therefore keyed by its distance from
+ * the initial stack's anchor (the auxiliary vector, whose distance from
+ * main's frame is fixed for a given argument and environment count), not
+ * by its address: the same objects share a key from run to run.  With
+ * copied stacks every thread runs at the same stack addresses, so the
+ * stack's pages become shared too: more points, still reproducible.
  *
  * Spinning: a thread that makes SPIN_POLLS accesses in a row that only
  * polled memory (loads, failed compare-and-swaps), shared or not yet,
@@ -38,6 +57,7 @@
  */
 #include <sys/mman.h>
 #include "base/gthread.h"
+#include "base/seam.h"
 #include "base/gconfig.h"
 #include "mempoints.h"
 
@@ -45,6 +65,8 @@
 #define SHARED 0xffffffffu
 #define INITIAL (1u << 14)
 #define SPIN_POLLS 1000
+#define MAIN_STACK_SPAN (64ul << 20)     /* below the anchor: main's stack */
+#define MAIN_STACK_KEY (1ul << 62)       /* above every page number + 1 */
 
 struct slot {
 	uintptr_t key;       /* page number + 1, 0 = empty */
@@ -53,10 +75,12 @@ struct slot {
 
 static struct slot *table;
 static size_t cap, used;
-static uintptr_t last_key;
-static struct slot *last;
+static uintptr_t last_lo;         /* the first address of the last key's page */
+static struct slot *last;         /* its slot, 0 when none */
 static uint32_t poller;          /* the thread of the current run of polls */
 static unsigned polls;
+static uint32_t after_first;     /* the thread that owes a point after a first touch */
+static uintptr_t anchor;         /* the initial stack's anchor, once known */
 
 static size_t hash(uintptr_t k)
 {
@@ -89,15 +113,39 @@ static int grow(void)
 	if (table) munmap(table, cap * sizeof(struct slot));
 	table = t;
 	cap = n;
-	last_key = 0;
+	last = 0;
 	return 1;
+}
+
+/* The table's key of an address: its page number + 1, or for the
+ * initial stack the page of its distance below the anchor (see above);
+ * *lo the first address of that page. */
+static uintptr_t key_of(uintptr_t a, uintptr_t *lo)
+{
+	uintptr_t k;
+	if (!anchor) anchor = (uintptr_t)green_initial_stack_addr();
+	if (a <= anchor && anchor - a < MAIN_STACK_SPAN) {
+		k = (anchor - a) >> PAGE_SHIFT;
+		*lo = anchor - (k << PAGE_SHIFT) - ((1ul << PAGE_SHIFT) - 1);
+		return MAIN_STACK_KEY | k;
+	}
+	*lo = a & -(1ul << PAGE_SHIFT);
+	return (a >> PAGE_SHIFT) + 1;
 }
 
 hidden void __green_mp_touch(const volatile void *addr, int poll)
 {
-	uintptr_t key = ((uintptr_t)addr >> PAGE_SHIFT) + 1;
+	uintptr_t a = (uintptr_t)addr, key, lo;
 	uint32_t me = __green_cur->id;
 	struct slot *s;
+
+	if (after_first) {
+		/* the point owed by a first touch, before this next access;
+		 * another thread's debt was paid by the switch that ran us */
+		int mine = after_first == me;
+		after_first = 0;
+		if (mine) __green_explore_point(0);
+	}
 
 	if (!poll || poller != me) {
 		poller = me;
@@ -107,20 +155,28 @@ hidden void __green_mp_touch(const volatile void *addr, int poll)
 		__green_explore_yielded();
 		__green_explore_point(0);
 	}
-	if (key == last_key) {
+	if (last && a - last_lo < (1ul << PAGE_SHIFT)) {
 		s = last;
 	} else {
+		key = key_of(a, &lo);
 		if (2 * (used + 1) > cap && !grow()) return;
 		s = probe(table, cap, key);
-		if (!s->key) {
+		if (!s->key) {   /* the first touch of the page */
 			s->key = key;
 			s->owner = me;
 			used++;
+			after_first = me;
 		}
-		last_key = key;
+		last_lo = lo;
 		last = s;
 	}
 	if (s->owner == me) return;
-	s->owner = SHARED;
-	__green_explore_point(1);
+	if (s->owner != SHARED) {   /* the second thread's first touch */
+		s->owner = SHARED;
+		after_first = me;
+	}
+	if (__green_xmode == GREEN_SCHED_POS)
+		__green_explore_access_point(addr, !poll);   /* POS must know the access */
+	else
+		__green_explore_point(1);
 }

@@ -228,7 +228,7 @@ struct green_thread {
 	int rdlocks;                   /* read locks held (rwlock.c) */
 	void *mheld;                   /* robust/PI mutexes held (mutex.c) */
 
-	uint64_t xprio;                /* PCT priority under GREEN_SCHED, 0 until seen (explore.c) */
+	uint64_t xprio;                /* PCT or POS priority under GREEN_SCHED, 0 until seen (explore.c) */
 	uint64_t cpu_ns;               /* CPU time charged to it, once accounting is on (cputime.c) */
 
 	/* Copied stacks (copied.c): the saved live stack [sp, top). */
@@ -262,6 +262,8 @@ struct green_thread {
 	 */
 	void *(*start)(void *);
 	void *arg;
+	uintptr_t xevent;              /* POS: the access it stopped before, 0 if none; valid
+	                                * once xprio is set, which sets it (explore.c, pos.c) */
 	void *result;                  /* set as it exits */
 	struct green_thread *all_next, *all_prev;
 	unsigned reg_at;               /* its slot in the registry (registry.c) */

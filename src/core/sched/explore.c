@@ -28,6 +28,11 @@
  *                        calibration run and passes it.  A thread that
  *                        spins drops below every other thread (below:
  *                        PCT assumes no busy waiting).
+ *   pos:SEED             POS, partial order sampling (Yuan et al., CAV
+ *                        2018): every event gets a fresh random priority,
+ *                        the highest-priority one runs, and the events
+ *                        that conflict with the one that ran draw again
+ *                        (pos.c).
  *
  * Scheduling points (each one a "step"): every outermost GREEN_LEAVE — so
  * every mutex, condition, rwlock, semaphore, barrier, spin, once, create,
@@ -87,6 +92,7 @@
 #include "base/report.h"
 #include "base/gconfig.h"
 #include "sched/runq.h"
+#include "sched/pos.h"
 
 #define DEFAULT_DEPTH 3
 #define DEFAULT_K 1000
@@ -102,6 +108,8 @@
 #define LOW_BAND (1ull << 61)            /* change point i: LOW_BAND + i; yielders below */
 
 hidden uint64_t __green_vclock = VCLOCK_START;
+hidden uintptr_t __green_explore_access;    /* POS: the access of the point being made */
+hidden int __green_mp_accessed;             /* a memory access since the last block point */
 
 hidden int __green_xmode;
 static uint64_t rng[4];
@@ -146,6 +154,13 @@ static uint64_t below(uint64_t n)
 	return next() % n;   /* the bias for small n is far below 2^-50 */
 }
 
+/* A fresh priority, above every demoted one (PCT's first sight of a
+ * thread, POS's every event). */
+hidden uint64_t __green_explore_fresh(void)
+{
+	return PCT_BAND + (next() >> 2) + 1;
+}
+
 hidden void __green_explore_init(void)
 {
 	const struct green_config *c = &__green_config;
@@ -168,7 +183,10 @@ static void decided(const struct green_thread *t)
 
 static uint64_t prio(struct green_thread *t)
 {
-	if (!t->xprio) t->xprio = PCT_BAND + (next() >> 2) + 1;
+	if (!t->xprio) {
+		t->xprio = __green_explore_fresh();
+		t->xevent = 0;   /* not zeroed at creation: valid with xprio (gthread.h) */
+	}
 	return t->xprio;
 }
 
@@ -207,10 +225,11 @@ hidden struct green_thread *__green_explore_pick(void)
 	if ((l = runq_top()) < 0) return 0;
 	q = &__green_runq.lv[l];
 	best = q->head;
-	if (__green_xmode == GREEN_SCHED_PCT) {
+	if (__green_xmode != GREEN_SCHED_RANDOM) {   /* PCT, POS: the highest priority */
 		for (t = q->head; t; t = t->q_next)
 			if (prio(t) > prio(best) || (t->xprio == best->xprio && t->id < best->id))
 				best = t;
+		if (__green_xmode == GREEN_SCHED_POS) __green_pos_ran(q, best);
 	} else {
 		for (t = q->head; t; t = t->q_next) n++;
 		if (n > 1)
@@ -229,6 +248,11 @@ hidden void __green_explore_point(int fine)
 	struct green_thread *self = __green_cur;
 
 	if (__green_np || self->state != GS_RUNNING || !green_active()) return;
+	if (__green_xmode == GREEN_SCHED_POS && !__green_pos_point(self, fine)) {
+		steps++;   /* a block point inside one POS event */
+		__green_vclock += STEP_NS;
+		return;
+	}
 	if (!fine || fine_tid != self->id) {
 		fine_tid = self->id;
 		fine_run = 0;
@@ -253,12 +277,22 @@ hidden void __green_explore_point(int fine)
 	__green_yield();   /* expires deadlines, picks through __green_explore_pick */
 }
 
+/* A point at an access of --sched-points=memory code to shared memory
+ * (src/mempoints/shared.c): POS must know what the event does. */
+hidden void __green_explore_access_point(const volatile void *addr, int write)
+{
+	__green_explore_access = ((uintptr_t)addr >> 3) << 1 | (write != 0) | (uintptr_t)1 << 63;
+	__green_explore_point(1);
+	__green_explore_access = 0;
+}
+
 /* sched_yield under PCT: below every other thread, the latest yielder
  * lowest, so that a spinner lets the thread it waits for run. */
 hidden void __green_explore_yielded(void)
 {
-	if (__green_xmode == GREEN_SCHED_PCT)
-		__green_cur->xprio = LOW_BAND - ++demoted;
+	if (__green_xmode == GREEN_SCHED_RANDOM) return;
+	__green_cur->xprio = LOW_BAND - ++demoted;
+	if (__green_xmode == GREEN_SCHED_POS) __green_pos_yielded(__green_cur);
 }
 
 /* A sleep that ends at once or within a few steps (sleep(0), usleep(1),
@@ -344,6 +378,7 @@ hidden void __green_explore_report(void)
 	const struct green_config *c = &__green_config;
 	if (!__green_xmode || reported) return;
 	reported = 1;
+	/* green-explore finds this format in a program: is it green? */
 	__green_say("green: GREEN_SCHED=%s steps=%llu hash=%016llx\n", c->sched_text,
 	            (unsigned long long)steps, (unsigned long long)hash);
 }
@@ -365,9 +400,19 @@ __attribute__((destructor)) static void at_exit(void)
  * The fine-grained point: `green-cc --sched-points` compiles the program
  * with -fsanitize-coverage=trace-pc, which calls this at every basic
  * block.  It lives here, in code compiled without the flag (or it would
- * call itself).  Outside GREEN_SCHED it costs a load and a branch.
+ * call itself).  Outside GREEN_SCHED it costs a load and a branch.  In
+ * code also built with memory points (`--sched-points=all`), a block
+ * that follows one that made memory accesses is no point: those were.
  */
 void __sanitizer_cov_trace_pc(void)
 {
-	if (__green_xmode) __green_explore_point(1);
+	if (!__green_xmode) return;
+	if (__green_mp_accessed) {
+		/* --sched-points=all: the block before made memory accesses,
+		 * which offered their own points; a block point serves only
+		 * code that makes none (a total kept in a register) */
+		__green_mp_accessed = 0;
+		return;
+	}
+	__green_explore_point(1);
 }

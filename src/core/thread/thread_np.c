@@ -71,13 +71,16 @@ static void main_stack(void **top, size_t *size)
  * the top of the stack.  A stack the program gave (pthread_attr_setstack)
  * is its region exactly.  Green's own stacks are at least as large as
  * asked, the slack of page rounding lying below the range reported
- * (stacks.md); a copied-stack thread's range lies at the top of the
- * shared run region, which is as large or larger.
+ * (stacks.md); a copied-stack thread's range lies at the top of its
+ * slot, which is as large or larger.  The stack mode is the one the
+ * thread got (pthread_attr_getstackmode_np reads it back: separate or
+ * copied, never the default), so a program can ask how it runs.
  */
 int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
 {
 	struct green_thread *t = __green_lookup(p);
 	struct green_attr g = { 0 };
+	int r;
 
 	if (!t) return ESRCH;
 	g.detached = t->detached;
@@ -92,7 +95,11 @@ int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
 		g.stacksize = t->stack_asked;
 		g.guardsize = t->guard_size;
 	}
-	return green_attr_fill(a, &g);
+	if ((r = green_attr_fill(a, &g))) return r;
+	/* PTHREAD_STACK_SEPARATE_NP or PTHREAD_STACK_COPIED_NP (thread.c:
+	 * the attribute's mode less one is the thread's) */
+	green_attr_set_stackmode(a, t->stack_mode + 1);
+	return 0;
 }
 
 /* Is prio a priority of policy (Linux's ranges, green's levels)?  0 or

@@ -1,0 +1,15 @@
+/*
+ * pos.h — partial order sampling (pos.c), called by explore.c.
+ */
+#ifndef GREEN_POS_H
+#define GREEN_POS_H
+#include "base/gthread.h"
+
+struct gq;
+extern hidden int __green_mp_accessed;            /* set by every memory access (mempoints) */
+extern hidden uintptr_t __green_explore_access;   /* the access of the point being made, or 0 */
+hidden uint64_t __green_explore_fresh(void);      /* a fresh random priority (explore.c) */
+hidden int __green_pos_point(struct green_thread *self, int fine);
+hidden void __green_pos_yielded(struct green_thread *self);
+hidden void __green_pos_ran(struct gq *q, struct green_thread *best);
+#endif
