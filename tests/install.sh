@@ -154,6 +154,11 @@ if command -v pkg-config >/dev/null 2>&1; then
 	else
 		fail "pkg-config --cflags --libs ($both): $(head -3 "$T/err")"
 	fi
+	if eval "\$hostcc $both -O2 -o \"\$T/pc3\" \"\$T/kh.c\"" >"$T/err" 2>&1 && $TO $GREEN_RUN "$T/pc3"; then
+		pass "pkg-config: its flags find <linux/futex.h>"
+	else
+		fail "pkg-config --cflags --libs and <linux/futex.h>: $(head -3 "$T/err")"
+	fi
 fi
 
 # ---- quickstart --prefix wants an absolute directory (before doing anything)
