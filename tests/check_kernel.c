@@ -327,16 +327,23 @@ END_TEST
 
 #define OP(op, arg, cmp, carg) FUTEX_OP(FUTEX_OP_##op, arg, FUTEX_OP_CMP_##cmp, carg)
 
+struct opwaiter {
+	atomic_int w, ready, done;
+};
+
 static void *wait_while_zero(void *p)
 {
-	atomic_int *w = p;
-	while (*w == 0) futex(w, FUTEX_WAIT_PRIVATE, 0, 0, 0, 0);
+	struct opwaiter *a = p;
+	a->ready = 1;
+	while (a->w == 0) futex(&a->w, FUTEX_WAIT_PRIVATE, 0, 0, 0, 0);
+	a->done = 1;
 	return 0;
 }
 
 START_TEST(futex_wake_op)
 {
 	atomic_int w1 = 0, w2 = 10;
+	struct opwaiter a = { 0 };
 	pthread_t t;
 
 	if (!GREEN_MODE && emulated()) {
@@ -361,15 +368,14 @@ START_TEST(futex_wake_op)
 	ck_assert_int_eq(w2, ~27);
 	ck_assert_int_eq(fails(futex(&w1, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &w2, FUTEX_OP(0, 3, 7, 0))), ENOSYS);
 	ck_assert_int_eq(w2, 3);
-	/* a waiter on the second word, woken when its old value compares */
-	w2 = 0;
-	SPAWN(&t, wait_while_zero, &w2);
-	while (futex(&w1, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &w2, OP(SET, 1, EQ, 0)) != 1) {
-		w2 = 0;
+	/* a waiter on the second word, woken when its old value compares
+	 * (once it is about to wait: it waits, or finds the word changed) */
+	SPAWN(&t, wait_while_zero, &a);
+	while (!a.ready) usleep(1000);
+	while (!a.done && futex(&w1, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &a.w, OP(SET, 1, EQ, 0)) != 1)
 		usleep(1000);
-	}
 	JOIN(t, 0);
-	ck_assert_int_eq(w2, 1);
+	ck_assert_int_eq(a.w, 1);
 }
 END_TEST
 
