@@ -5,14 +5,15 @@
 #
 #   tests/realprogs.sh BUILDDIR [PROGRAM...]
 #
-# PROGRAM: libevent, libuv, memcached, abseil (default: the first three).
-# Each is fetched as a Debian source package into BUILDDIR/realprogs at
-# run time (apt-get source, deb-src enabled by tools/debsrc.sh; nothing
-# is kept in this tree), built twice — with BUILDDIR's green-cc (or
-# green-c++) and with the host's cc (c++) on glibc — and its own suite
-# run three times: glibc, then green with GREEN_STACKS=separate, then
-# GREEN_STACKS=copied, each under a timeout; abseil a fourth, `1ms`:
-# separate stacks time-sliced at GREEN_QUANTUM_MS=1.
+# PROGRAM: libevent, libuv, memcached (default: these three), gawk,
+# abseil.  Each is fetched as a Debian source package into
+# BUILDDIR/realprogs at run time (apt-get source, deb-src enabled by
+# tools/debsrc.sh; nothing is kept in this tree), built twice — with
+# BUILDDIR's green-cc (or green-c++) and with the host's cc (c++) on
+# glibc — and its own suite run three times: glibc, then green with
+# GREEN_STACKS=separate, then GREEN_STACKS=copied, each under a timeout;
+# abseil a fourth, `1ms`: separate stacks time-sliced at
+# GREEN_QUANTUM_MS=1.
 #
 #   libevent   test/regress (its regression suite): tests passed
 #   libuv      uv_run_tests_a (its whole suite, built with cmake): the
@@ -20,6 +21,12 @@
 #   memcached  `prove t` (its perl suite, against memcached-debug, with
 #              extstore), linked against this script's own libevent
 #              build of the same kind: test files passed
+#   gawk       `make -C test check` (its suite): the tests that passed of
+#              the tests it ran.  Built dynamically
+#              (RP_LINK=dynamic) it loads its extensions (filefuncs,
+#              readdir, fork, rwarray, inplace, time, testext...) with
+#              dlopen, and its suite runs their tests; statically linked
+#              it builds none and skips those.
 #   abseil     the googletest programs of its synchronisation and its
 #              base thread code (ABSL_TESTS below: absl::Mutex, CondVar,
 #              Notification, Barrier, SpinLock and the thread ids, which
@@ -36,6 +43,10 @@
 #   RP_TIMEOUT  seconds a run of one suite (of one abseil program) may take (1800)
 #   RP_MODES    the modes to run (default "glibc separate copied", and
 #               for abseil "glibc separate copied 1ms")
+#   RP_LINK     static (default) or dynamic: how green-cc links the
+#               programs (dynamic: green-cc --dynamic, against green's
+#               libc.so, in trees of their own: docs/dynamic.md; abseil
+#               is linked statically whatever it says)
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,9 +80,23 @@ tree() {
 	fi
 	echo "$d"
 }
-compiler() { [ "$1" = green ] && echo "$cc" || echo "${CC:-cc}"; }
-cxx_compiler() { [ "$1" = green ] && echo "$build/bin/green-c++" || echo "${CXX:-c++}"; }
-kind_of() { [ "$1" = glibc ] && echo glibc || echo green; }
+case ${RP_LINK:-static} in
+static) gkind=green ;;
+dynamic) gkind=green-dynamic ;;
+*) echo "realprogs.sh: RP_LINK is static or dynamic" >&2; exit 2 ;;
+esac
+# compiler KIND: the command; compiler_file KIND: its file, for make-like
+# date comparisons
+compiler() {
+	case $1 in
+	green) echo "$cc" ;;
+	green-dynamic) echo "$cc --dynamic" ;;
+	*) echo "${CC:-cc}" ;;
+	esac
+}
+compiler_file() { case $1 in green*) echo "$cc" ;; *) command -v "${CC:-cc}" ;; esac; }
+kind_of() { [ "$1" = glibc ] && echo glibc || echo $gkind; }
+cxx_compiler() { case $1 in green*) echo "$build/bin/green-c++" ;; *) echo "${CXX:-c++}" ;; esac; }
 # run MODE LOG CMD...: the suite's command in MODE under the timeout, as
 # $runas (a command prefix) if set
 runas=
@@ -101,7 +126,7 @@ mk() { make -C "$1" ACLOCAL=true AUTOMAKE=true AUTOCONF=true AUTOHEADER=true "${
 libevent_build() {   # KIND: builds, installs into $top/prefix-KIND
 	local d
 	d=$(tree libevent-2.1.12-stable "$1")
-	[ -x "$d/test/regress" ] && [ "$(compiler "$1")" -ot "$d/test/regress" ] && return 0
+	[ -x "$d/test/regress" ] && [ "$(compiler_file "$1")" -ot "$d/test/regress" ] && return 0
 	say "building libevent ($1)"
 	# dpkg-source's patches leave the autotools inputs newer than their
 	# outputs, which must not be remade
@@ -144,9 +169,11 @@ libuv_suite() {
 	for m in $modes; do
 		d=$(tree libuv1-1.44.2 "$(kind_of "$m")")
 		b=$d/rp-build
-		if [ ! -x "$b/uv_run_tests_a" ] || [ "$(compiler "$(kind_of "$m")")" -nt "$b/uv_run_tests_a" ]; then
+		if [ ! -x "$b/uv_run_tests_a" ] || [ "$(compiler_file "$(kind_of "$m")")" -nt "$b/uv_run_tests_a" ]; then
 			say "building libuv and its suite ($(kind_of "$m"))"
-			{ cmake -S "$d" -B "$b" -DCMAKE_C_COMPILER="$(compiler "$(kind_of "$m")")" \
+			# (cmake wants the compiler's file, and its options apart)
+			{ cmake -S "$d" -B "$b" -DCMAKE_C_COMPILER="$(compiler_file "$(kind_of "$m")")" \
+				-DCMAKE_C_FLAGS="$(compiler "$(kind_of "$m")" | cut -s -d' ' -f2-)" \
 				-DLIBUV_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
 			  cmake --build "$b" -j2 --target uv_run_tests_a; } >"$d/rp-build.log" 2>&1 ||
 				{ echo "realprogs.sh: building libuv failed, see $d/rp-build.log" >&2; return 1; }
@@ -178,7 +205,7 @@ memcached_suite() {
 		k=$(kind_of "$m")
 		libevent_build "$k" || return 1
 		d=$(tree memcached-1.6.18 "$k")
-		if [ ! -x "$d/memcached-debug" ] || [ "$(compiler "$k")" -nt "$d/memcached-debug" ]; then
+		if [ ! -x "$d/memcached-debug" ] || [ "$(compiler_file "$k")" -nt "$d/memcached-debug" ]; then
 			say "building memcached ($k)"
 			(cd "$d" && ./configure -q CC="$(compiler "$k")" --with-libevent="$top/prefix-$k" \
 				--enable-extstore) >"$d/rp-configure.log" 2>&1 &&
@@ -196,6 +223,31 @@ memcached_suite() {
 		ok=$((files - ${#f[@]}))
 		[ "$rc" = 124 ] && ok=$(grep -cE '^(\[[0-9:]+\] )?t/[^ ]+\.t \.+ ok' "$log")
 		report memcached "$m" "$ok" "$files" "$rc" "${f[@]}"
+	done
+}
+
+# ---- gawk: make -C test check
+gawk_suite() {
+	local m k d log rc n f
+	fetch gawk gawk-5.2.1
+	for m in $modes; do
+		k=$(kind_of "$m")
+		d=$(tree gawk-5.2.1 "$k")
+		if [ ! -x "$d/gawk" ] || [ "$(compiler_file "$k")" -nt "$d/gawk" ]; then
+			say "building gawk ($k)"
+			# (doc/ needs gawktexi.in, which Debian's source leaves out)
+			(cd "$d" && ./configure -q CC="$(compiler "$k")") >"$d/rp-configure.log" 2>&1 &&
+			{ mk "$d" -j2 -k || [ -x "$d/gawk" ]; } >"$d/rp-make.log" 2>&1 ||
+				{ echo "realprogs.sh: building gawk ($k) failed, see $d/rp-*.log" >&2; return 1; }
+		fi
+		log=$top/gawk.$m.log
+		say "gawk make check ($m)"
+		run "$m" "$log" make -C "$d/test" check
+		rc=$?
+		# the tests run: the log's lines that are a test's name alone
+		n=$(ls "$d"/test/*.ok | sed 's|.*/||; s|\.ok$||' | grep -Fxf - "$log" | sort -u | wc -l)
+		mapfile -t f < <(sed -n 's/^============== _\(.*\) =============$/\1/p' "$log")
+		report gawk "$m" "$((n - ${#f[@]}))" "$n" "$rc" "${f[@]}"
 	done
 }
 
@@ -230,6 +282,7 @@ abseil_suite() {
 	fetch googletest googletest-1.12.1
 	for m in $abseil_modes; do
 		k=$(kind_of "$m")
+		[ "$k" = glibc ] || k=green   # linked statically (RP_LINK above)
 		abseil_build "$k" || return 1
 		b=$top/build-$k/abseil-20220623.1/rp-build/bin
 		ok=0 n=0 rc=0 f=()
@@ -255,7 +308,7 @@ abseil_suite() {
 st=0
 for p in $progs; do
 	case $p in
-	libevent|libuv|memcached|abseil) "${p}_suite" || st=1 ;;
+	libevent|libuv|memcached|gawk|abseil) "${p}_suite" || st=1 ;;
 	*) echo "realprogs.sh: unknown program $p" >&2; exit 2 ;;
 	esac
 	case " $modes " in

@@ -124,7 +124,8 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *   the registry (registry.c), inside a section: reg_at, as the thread
  *       enters and as a removal moves it
  *   the switch (switch.c, copied.c, arch), on the outgoing/incoming
- *   thread: sp, np, tid, errno_val and locale (shared-TCB binding),
+ *   thread: sp, np, tid, errno_val and locale (shared-TCB binding), dtv
+ *       (shared-TCB binding after a dlopen that added TLS: dtv.c),
  *       save, save_len, save_cap, started, cpu_ns (cputime.c)
  *   the thread itself, RUNNING: wait, wait_obj, wait_aux, waddr,
  *       wbits, deadline (as it starts a wait, sched.c, futex.c,
@@ -146,6 +147,8 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *       the catcher; the thread takes them off), xprio (explore.c)
  *   exit and reaping (create.c, switch.c): all_next, all_prev,
  *       reap_next, magic (cleared when the descriptor is freed)
+ *   a dlopen that adds TLS (dtv.c, in its section, with no thread being
+ *       created): dtv of every other thread, while threads share a TCB
  *   run_handler (deliver.c) saves and restores wake, canceling and
  *       wait_aux around a handler, which may wait itself.
  */
@@ -252,6 +255,17 @@ struct green_thread {
 	struct green_sigl sigq;        /* their instances, oldest first (sigqueue.c) */
 	uint64_t intr_at;              /* when a signal last interrupted its wait (ns) */
 	uint64_t sigwait_set;          /* in sigwait/sigtimedwait for these */
+
+#ifdef GREEN_SHARED
+	/* The TLS of objects loaded at run time (dtv.c; green's libc.so
+	 * only): while threads share one TCB and a loaded object has TLS,
+	 * the thread's own DTV, which the switch installs in the TCB
+	 * (GREEN_SWITCH_DTV) and saves as it leaves; and the memory of its
+	 * DTV and TLS blocks when they are its own (the creator's), freed
+	 * with the descriptor (separate.c). */
+	uintptr_t *dtv;
+	void *dyn_tls;
+#endif
 
 	/*
 	 * Not zeroed at creation (GREEN_THREAD_ZEROED, below): from here on

@@ -122,6 +122,44 @@ hidden void green_cleanup_run(struct green_thread *self)
 	cb->__f(cb->__x);
 }
 
+#ifdef GREEN_SHARED
+/* A DTV of every module with TLS, and a block for each module after
+ * the first old_cnt: its .tdata copied, its .tbss left zero, placed as
+ * musl's dlopen places a module's block for each of its threads
+ * (install_new_tls: congruent to the module's image modulo its
+ * alignment, within size + align bytes). */
+hidden size_t green_dtv_bytes(size_t old_cnt)
+{
+	struct tls_module *p;
+	size_t i, n = (libc.tls_cnt + 1) * sizeof(uintptr_t);
+
+	for (i = 1, p = libc.tls_head; p; i++, p = p->next)
+		if (i > old_cnt) n += p->size + p->align;
+	return n;
+}
+
+hidden uintptr_t *green_dtv_fill(void *mem, const uintptr_t *old)
+{
+	uintptr_t *dtv = mem;
+	unsigned char *at = (unsigned char *)(dtv + libc.tls_cnt + 1), *b;
+	size_t i, old_cnt = old ? old[0] : 0;
+	struct tls_module *p;
+
+	for (i = 1, p = libc.tls_head; p; i++, p = p->next) {
+		if (i <= old_cnt) {
+			dtv[i] = old[i];
+			continue;
+		}
+		b = at + (((uintptr_t)p->image - (uintptr_t)at) & (p->align - 1));
+		__builtin_memcpy(b, p->image, p->len);   /* (no <string.h> for this alone) */
+		dtv[i] = (uintptr_t)b + DTP_OFFSET;
+		at += p->size + p->align;
+	}
+	dtv[0] = libc.tls_cnt;
+	return dtv;
+}
+#endif
+
 /* Threads are never migrated between kernel threads; nothing to sync. */
 hidden void __tl_lock(void) { }
 hidden void __tl_unlock(void) { }

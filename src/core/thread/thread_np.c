@@ -96,7 +96,7 @@ int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
 		g.guardsize = t->guard_size;
 	}
 	if ((r = green_attr_fill(a, &g))) return r;
-	/* PTHREAD_STACK_SEPARATE_NP or PTHREAD_STACK_COPIED_NP (thread.c:
+	/* PTHREAD_STACK_SEPARATE_NP or PTHREAD_STACK_COPIED_NP (create.c:
 	 * the attribute's mode less one is the thread's) */
 	green_attr_set_stackmode(a, t->stack_mode + 1);
 	return 0;
