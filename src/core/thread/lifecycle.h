@@ -45,7 +45,7 @@ hidden int __green_exit_begun(void);             /* is some thread inside exit()
  * business; -ESRCH) */
 extern hidden int __green_tid_next, __green_tid_again;
 hidden int __green_tid_new(void);
-/* inside GREEN_ENTER: a new thread's id (thread.c) */
+/* inside GREEN_ENTER: a new thread's id (create.c) */
 static inline int green_tid_new(void)
 {
 	int tid = __green_tid_next;
