@@ -2,7 +2,8 @@
 # install.sh — what a user of an installed green touches: the build
 # installed with DESTDIR into a temporary directory, then moved (to a
 # name with a space in it); its manual pages, green-cc --help, a threaded
-# program compiled and run with the moved tree, the debug: line the moved
+# program compiled and run with the moved tree, the kernel's headers,
+# the debug: line the moved
 # green-explore prints, where green links dynamically a shared object, a
 # dynamically linked program and green-run from the moved tree (where it
 # does not, the refusal of -shared and -static-pie), the refusals of a
@@ -64,6 +65,13 @@ for how in "--threads=green - same" "--threads 1to1 different"; do
 		fail "moved install, $how: $(head -3 "$T/err")"
 	fi
 done
+# the moved tree's links to the system's kernel headers (docs/kernel.md)
+printf '#include <linux/futex.h>\n#include <pthread.h>\nint main(void) { return FUTEX_WAKE_PRIVATE != 129; }\n' > "$T/kh.c"
+if "$cc" -O2 -o "$T/kh" "$T/kh.c" >"$T/err" 2>&1 && $TO $GREEN_RUN "$T/kh"; then
+	pass "a moved install finds <linux/futex.h>"
+else
+	fail "moved install, <linux/futex.h>: $(head -3 "$T/err")"
+fi
 if [ -x "$M/bin/green-c++" ]; then
 	if "$M/bin/green-c++" -O2 -o "$T/tls" "$S/tests/cxx/tls.cc" >"$T/err" 2>&1 &&
 	   $TO $GREEN_RUN "$T/tls" >/dev/null 2>&1; then
@@ -170,6 +178,11 @@ if command -v pkg-config >/dev/null 2>&1; then
 		pass "pkg-config: cc \$(pkg-config --cflags --libs green) in one command: a green program"
 	else
 		fail "pkg-config --cflags --libs ($both): $(head -3 "$T/err")"
+	fi
+	if eval "\$hostcc $both -O2 -o \"\$T/pc3\" \"\$T/kh.c\"" >"$T/err" 2>&1 && $TO $GREEN_RUN "$T/pc3"; then
+		pass "pkg-config: its flags find <linux/futex.h>"
+	else
+		fail "pkg-config --cflags --libs and <linux/futex.h>: $(head -3 "$T/err")"
 	fi
 fi
 

@@ -14,6 +14,10 @@
 # to itself, are named so); MKSPECS_ALLTYPES then names musl's
 # bits/alltypes.h.
 #
+# MKSPECS_KERNEL names the directory of links to the system's kernel
+# headers (tools/mkkinclude.sh), searched after every other: <linux/*.h>
+# and <asm/*.h> as glibc programs find them.
+#
 # With CXXINC and CXXLIB, the specs of green-c++: libstdc++'s headers
 # (CXXINC, and its target directory CXXINC/x86_64-linux-musl) are searched
 # ahead of the C headers, as g++ searches its own, and CXXLIB, which holds
@@ -30,7 +34,8 @@ undef=
 for f in once mutex_lock mutex_unlock key_create getspecific setspecific; do
 	undef="$undef -u pthread_$f"
 done
-cxxinc= cxxlib=
+cxxinc= cxxlib= kinc=
+[ -z "${MKSPECS_KERNEL:-}" ] || kinc=" -idirafter $MKSPECS_KERNEL"
 if [ $# -ge 6 ]; then
 	cxxinc="-isystem $5 -isystem $5/x86_64-linux-musl -isystem $5/backward "   # as g++ searches them
 	cxxlib=" -L$6"
@@ -67,10 +72,10 @@ sed 's|\$\([A-Z_]*\)\([^ ;}]*\)|%:getenv(\1 \2)|g' <<SPECS
 %rename cpp_options old_cpp_options
 
 *cpp_options:
--nostdinc $cxxinc-isystem $1 -isystem $2 -isystem include%s -D__GREEN_THREADS__=$m %(old_cpp_options)
+-nostdinc $cxxinc-isystem $1 -isystem $2 -isystem include%s$kinc -D__GREEN_THREADS__=$m %(old_cpp_options)
 
 *cc1:
-%(cc1_cpu) -nostdinc $cxxinc-isystem $1 -isystem $2 -isystem include%s -D__GREEN_THREADS__=$m
+%(cc1_cpu) -nostdinc $cxxinc-isystem $1 -isystem $2 -isystem include%s$kinc -D__GREEN_THREADS__=$m
 
 *link_libgcc:
 -L$3$cxxlib -L .%s

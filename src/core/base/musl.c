@@ -66,31 +66,39 @@ hidden void *green_tcb_make(void *mem, struct green_thread *t, void *creator)
 	return td;
 }
 
-/* The child's kernel thread has a new tid: the caller keeps its
- * FILE-lock owner id (locks it holds stay its own). */
-/* A FILE lock held, at the fork, by a thread the child does not have
- * (one preempted in the middle of a printf, say) would never be released:
- * the child's first use of that FILE, or exit's flush of every FILE,
- * would wait for good.  Free it, as glibc's fork does; what the owner had
- * half-written stays in the buffer.  The caller's own locks stay held. */
-static void file_lock_orphaned(FILE *f, int tid)
+/* A FILE lock at a fork.  One the caller holds stays held, by the
+ * caller's id in the child (was, now).  One held by a thread the child
+ * does not have (one preempted in the middle of a printf, say) would
+ * never be released: the child's first use of that FILE, or exit's
+ * flush of every FILE, would wait for good.  Free it, as glibc's fork
+ * does; what the owner had half-written stays in the buffer. */
+static void file_lock_forked(FILE *f, int was, int now)
 {
-	if (!f || f->lock <= 0 || (f->lock & ~MAYBE_WAITERS) == tid) return;
+	if (!f || f->lock <= 0) return;
+	if ((f->lock & ~MAYBE_WAITERS) == was) {
+		f->lock = now | (f->lock & MAYBE_WAITERS);
+		return;
+	}
 	f->lock = 0;
 	f->lockcount = 0;
 	f->prev_locked = f->next_locked = 0;
 }
 
+/* The child's kernel thread has a new tid, which musl's _Fork has put in
+ * the TCB: the caller, the child's one thread, takes it for its id, as
+ * the one thread of a new process has its pid for id on Linux
+ * (gettid() == getpid()).  The FILE locks it holds follow its id. */
 hidden void green_libc_fork_child(struct green_thread *self)
 {
+	int was = self->tid;
 	FILE *f;
 
-	__pthread_self()->tid = self->tid;
-	for (f = *__ofl_lock(); f; f = f->next) file_lock_orphaned(f, self->tid);
+	self->tid = __pthread_self()->tid;
+	for (f = *__ofl_lock(); f; f = f->next) file_lock_forked(f, was, self->tid);
 	__ofl_unlock();
-	file_lock_orphaned(__stdin_used, self->tid);
-	file_lock_orphaned(__stdout_used, self->tid);
-	file_lock_orphaned(__stderr_used, self->tid);
+	file_lock_forked(__stdin_used, was, self->tid);
+	file_lock_forked(__stdout_used, was, self->tid);
+	file_lock_forked(__stderr_used, was, self->tid);
 }
 
 /* musl's pthread_cleanup_push/pop macros land here. */

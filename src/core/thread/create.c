@@ -44,7 +44,6 @@ static int (*const keep_atfork)(void (*)(void), void (*)(void), void (*)(void))
 static int refused;               /* the libc seam cannot run threads here */
 static int unwinds;               /* the program can unwind C++ frames (unwind.c) */
 static unsigned next_id = 1;
-static int next_tid = GREEN_TID_FIRST;
 
 static void all_add(struct green_thread *t)
 {
@@ -205,8 +204,7 @@ static inline __attribute__((always_inline)) int create(pthread_t *restrict res,
 	t->stack_asked = size;
 	t->magic = GREEN_MAGIC;
 	t->id = ++next_id;
-	t->tid = next_tid;
-	next_tid = next_tid >= GREEN_TID_LAST ? GREEN_TID_FIRST : next_tid + 1;
+	t->tid = green_tid_new();
 	green_tls_make(t, t->tcb, self);
 #ifdef GREEN_SHARED
 	if ((err = __green_dtv_new(t))) {   /* a loaded object's TLS (dtv.c) */
