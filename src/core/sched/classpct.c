@@ -1,0 +1,103 @@
+/*
+ * classpct.c — PCT over classes of threads, with its priority change
+ * points at first touches: GREEN_SCHED=class:SEED[:DEPTH[:TOUCHES]].
+ *
+ * PCT (explore.c) gives each thread a random priority; a bug that needs
+ * one thread among n to run at one moment is found with probability
+ * about 1/n, and one that needs the creator to make all its threads
+ * before any of them gets far, about 1/n as well.  With a hundred
+ * workers and one thread that checks them, both at once: out of reach.
+ * But workers that run the same start routine are interchangeable —
+ * which of them runs matters far less than whether a worker or the
+ * checker does (the symmetry of model checking).  So here the priority
+ * belongs to a class, the threads of one start routine (main is a class
+ * of its own): the class gets a random priority when first seen, the
+ * thread of the highest class runs, the oldest of its class first, and
+ * a change point drops a whole class below every fresh one.  The
+ * guarantee of PCT then holds with n the number of classes.
+ *
+ * A change point falls at a first touch of memory (src/mempoints/
+ * shared.c: the first access to a page by the first thread and by the
+ * second), not at a step drawn among all the steps of a run: a thread
+ * that has just written memory nobody else has seen, or read memory
+ * another thread wrote, is at the moment another thread's view of it
+ * can go wrong, and a run makes few first touches where it makes
+ * thousands of steps.  DEPTH-1 change points (DEPTH 3 by default) are
+ * drawn among the first TOUCHES first touches; green-explore measures
+ * TOUCHES with one run, as it measures PCT's steps.  Without memory
+ * points (a build without `--sched-points=memory` or `=all`) there are
+ * no first touches: the priorities of the classes alone decide.
+ *
+ * A thread that says it waits for another (sched_yield, a failed
+ * trylock, a tiny sleep: explore.c) drops its class below every other,
+ * as under PCT.  State touched by the running thread only, inside a
+ * no-preempt section or where no switch happens.
+ */
+#include "base/gthread.h"
+#include "sched/runq.h"
+#include "sched/pos.h"
+
+#define MAX_CLASSES 64   /* past this, the others share the last class */
+#define MAX_CHANGES 9
+
+static struct {
+	void *(*start)(void *);
+	uint64_t prio;
+} cls[MAX_CLASSES];
+static unsigned ncls;
+static uint64_t touches, change_at[MAX_CHANGES];
+static int nchange;
+
+/* The priority of t's class, a fresh one when the class is new. */
+static uint64_t *class_of(const struct green_thread *t)
+{
+	unsigned c;
+	for (c = 0; c < ncls; c++)
+		if (cls[c].start == t->start) return &cls[c].prio;
+	if (ncls == MAX_CLASSES) return &cls[MAX_CLASSES - 1].prio;
+	cls[ncls].start = t->start;
+	cls[ncls].prio = __green_explore_fresh();
+	return &cls[ncls++].prio;
+}
+
+/* depth-1 change points among the first `span` first touches. */
+hidden void __green_class_init(int depth, uint64_t span, uint64_t (*below)(uint64_t))
+{
+	nchange = depth - 1 < MAX_CHANGES ? depth - 1 : MAX_CHANGES;
+	for (int i = 0; i < nchange; i++) change_at[i] = 1 + below(span);
+}
+
+/* The thread to run from q (not empty): of the highest class, the oldest. */
+hidden struct green_thread *__green_class_pick(struct gq *q)
+{
+	struct green_thread *t, *best = q->head;
+	uint64_t p, bp = *class_of(best);
+
+	for (t = q->head->q_next; t; t = t->q_next)
+		if ((p = *class_of(t)) > bp || (p == bp && t->id < best->id)) {
+			best = t;
+			bp = p;
+		}
+	return best;
+}
+
+/* A first touch by the running thread: a change point drops its class
+ * to low + the change point's index (later indices above earlier). */
+hidden void __green_class_touched(uint64_t low)
+{
+	touches++;
+	for (int i = 0; i < nchange; i++)
+		if (change_at[i] == touches) *class_of(__green_cur) = low + i + 1;
+}
+
+/* The running thread waits for another: its class drops to prio. */
+hidden void __green_class_yielded(uint64_t prio)
+{
+	*class_of(__green_cur) = prio;
+}
+
+/* First touches so far (the report's touches=, for calibration). */
+hidden uint64_t __green_class_touches(void)
+{
+	return touches;
+}
