@@ -30,7 +30,8 @@
  *
  * A thread that says it waits for another (sched_yield, a failed
  * trylock, a tiny sleep: explore.c) drops its class below every other,
- * as under PCT.  State touched by the running thread only, inside a
+ * as under PCT, and itself behind the other threads of its class, the
+ * one it waits for among them.  State touched by the running thread only, inside a
  * no-preempt section or where no switch happens.
  */
 #include "base/gthread.h"
@@ -67,14 +68,21 @@ hidden void __green_class_init(int depth, uint64_t span, uint64_t (*below)(uint6
 	for (int i = 0; i < nchange; i++) change_at[i] = 1 + below(span);
 }
 
-/* The thread to run from q (not empty): of the highest class, the oldest. */
+/* Within a class: the thread that yielded last goes last (xprio, its
+ * place among the yielders, 0 for one that never did), then the oldest. */
+static int before(const struct green_thread *a, const struct green_thread *b)
+{
+	return a->xprio != b->xprio ? a->xprio < b->xprio : a->id < b->id;
+}
+
+/* The thread to run from q (not empty): of the highest class, the first. */
 hidden struct green_thread *__green_class_pick(struct gq *q)
 {
 	struct green_thread *t, *best = q->head;
 	uint64_t p, bp = *class_of(best);
 
 	for (t = q->head->q_next; t; t = t->q_next)
-		if ((p = *class_of(t)) > bp || (p == bp && t->id < best->id)) {
+		if ((p = *class_of(t)) > bp || (p == bp && before(t, best))) {
 			best = t;
 			bp = p;
 		}
@@ -90,10 +98,13 @@ hidden void __green_class_touched(uint64_t low)
 		if (change_at[i] == touches) *class_of(__green_cur) = low + i + 1;
 }
 
-/* The running thread waits for another: its class drops to prio. */
+/* The running thread waits for another: its class drops to prio, and
+ * the thread behind the others of its class (it may wait for one of
+ * them).  prio falls with every yield: it orders the yielders too. */
 hidden void __green_class_yielded(uint64_t prio)
 {
 	*class_of(__green_cur) = prio;
+	__green_cur->xprio = ~prio;
 }
 
 /* First touches so far (the report's touches=, for calibration). */
