@@ -6,7 +6,7 @@
 # (four schedules natively, two under qemu-user).
 . "$GREEN_SRC/tests/lib.sh"
 rc=0
-schedules="random:1 pct:1 pos:2 class:4 random:3:copied pct:5:3:copied"
+schedules="random:1 pct:1 pos:2 class:4:copied pct:5:3:copied"
 # under an emulator, one of each kind and stack mode: each run of the
 # runner takes minutes there
 [ -n "$GREEN_RUN" ] && schedules="random:1 pct:5:3:copied"
