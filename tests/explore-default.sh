@@ -135,9 +135,9 @@ case $msg in
 *) fail "GREEN_SCHED=pos:7: $msg" ;;
 esac
 # so do the class strategy's, which report their first touches
-msg=$(GREEN_SCHED=class:7:3:5 $GREEN_RUN "$B/tests/explore/two-stage-all" 2>&1 >/dev/null)
+msg=$(GREEN_SCHED=class:7:3:5:900 $GREEN_RUN "$B/tests/explore/two-stage-all" 2>&1 >/dev/null)
 case $msg in
-*"GREEN_SCHED=class:7:3:5 steps="*" touches="[0-9]*) pass "GREEN_SCHED=class:7:3:5 accepted, touches counted" ;;
-*) fail "GREEN_SCHED=class:7:3:5: $msg" ;;
+*"GREEN_SCHED=class:7:3:5:900 steps="*" touches="[0-9]*) pass "GREEN_SCHED=class:7:3:5:900 accepted, touches counted" ;;
+*) fail "GREEN_SCHED=class:7:3:5:900: $msg" ;;
 esac
 finish

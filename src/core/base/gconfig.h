@@ -45,7 +45,7 @@ struct green_config {
 	size_t region_size;  /* GREEN_COPIED_REGION */
 	unsigned copied_hot; /* GREEN_COPIED_HOT */
 	int sched_mode;      /* GREEN_SCHED: GREEN_SCHED_* */
-	uint64_t sched_seed, sched_steps;
+	uint64_t sched_seed, sched_steps, sched_touches;   /* touches: class only */
 	int sched_depth;
 	char sched_text[64]; /* the value, for the report */
 	int aio_threads;     /* GREEN_AIO=threads: AIO by worker threads, never io_uring */

@@ -1,6 +1,6 @@
 /*
  * classpct.c — PCT over classes of threads, with its priority change
- * points at first touches: GREEN_SCHED=class:SEED[:DEPTH[:TOUCHES]].
+ * points at first touches: GREEN_SCHED=class:SEED[:DEPTH[:TOUCHES[:STEPS]]].
  *
  * PCT (explore.c) gives each thread a random priority; a bug that needs
  * one thread among n to run at one moment is found with probability
@@ -13,20 +13,22 @@
  * belongs to a class, the threads of one start routine (main is a class
  * of its own): the class gets a random priority when first seen, the
  * thread of the highest class runs, the oldest of its class first, and
- * a change point drops a whole class below every fresh one.  The
+ * a change point drops a whole class below every fresh one and sends
+ * the running thread behind the others of its class.  The
  * guarantee of PCT then holds with n the number of classes.
  *
- * A change point falls at a first touch of memory (src/mempoints/
- * shared.c: the first access to a page by the first thread and by the
- * second), not at a step drawn among all the steps of a run: a thread
- * that has just written memory nobody else has seen, or read memory
- * another thread wrote, is at the moment another thread's view of it
- * can go wrong, and a run makes few first touches where it makes
- * thousands of steps.  DEPTH-1 change points (DEPTH 3 by default) are
- * drawn among the first TOUCHES first touches; green-explore measures
- * TOUCHES with one run, as it measures PCT's steps.  Without memory
+ * A change point falls, one time in two, at a first touch of memory
+ * (src/mempoints/shared.c: the first access to a page by the first
+ * thread and by the second), drawn among the first TOUCHES of them; the
+ * other times at a step drawn in [1, STEPS], as PCT's.  A thread that
+ * has just written memory nobody else has seen, or read memory another
+ * thread wrote, is at the moment another thread's view of it can go
+ * wrong, and a run makes a few first touches where it makes thousands
+ * of steps: there a change point is likely to fall right.  DEPTH-1
+ * change points (DEPTH 3 by default); green-explore counts TOUCHES and
+ * STEPS with one run, as it measures PCT's steps.  Without memory
  * points (a build without `--sched-points=memory` or `=all`) there are
- * no first touches: the priorities of the classes alone decide.
+ * no first touches, and only the changes at steps act.
  *
  * A thread that says it waits for another (sched_yield, a failed
  * trylock, a tiny sleep: explore.c) drops its class below every other,
@@ -46,8 +48,10 @@ static struct {
 	uint64_t prio;
 } cls[MAX_CLASSES];
 static unsigned ncls;
-static uint64_t touches, change_at[MAX_CHANGES];
+static uint64_t touches, change_at[MAX_CHANGES];   /* a first touch's number, or 0 */
+static uint64_t step_at[MAX_CHANGES];               /* a step, or 0 */
 static int nchange;
+static uint64_t behind;        /* threads sent behind their class so far */
 
 /* The priority of t's class, a fresh one when the class is new. */
 static uint64_t *class_of(const struct green_thread *t)
@@ -61,15 +65,35 @@ static uint64_t *class_of(const struct green_thread *t)
 	return &cls[ncls++].prio;
 }
 
-/* depth-1 change points among the first `span` first touches. */
-hidden void __green_class_init(int depth, uint64_t span, uint64_t (*below)(uint64_t))
+/* A change point, or a yield: the running thread's class drops to
+ * prio, and the thread goes behind the others of its class (two threads
+ * of one routine interleave too; a spinner may wait for one of its own). */
+static void change(uint64_t prio)
 {
-	nchange = depth - 1 < MAX_CHANGES ? depth - 1 : MAX_CHANGES;
-	for (int i = 0; i < nchange; i++) change_at[i] = 1 + below(span);
+	*class_of(__green_cur) = prio;
+	__green_cur->xprio = ++behind;
 }
 
-/* Within a class: the thread that yielded last goes last (xprio, its
- * place among the yielders, 0 for one that never did), then the oldest. */
+/* depth-1 change points, each at one of the first `span` first touches
+ * or at one of the first `steps` steps. */
+hidden void __green_class_init(int depth, uint64_t span, uint64_t steps, uint64_t (*below)(uint64_t))
+{
+	nchange = depth - 1 < MAX_CHANGES ? depth - 1 : MAX_CHANGES;
+	for (int i = 0; i < nchange; i++)
+		if (below(2)) change_at[i] = 1 + below(span);
+		else step_at[i] = 1 + below(steps);
+}
+
+/* A step of the running thread: a change point at a step drops its
+ * class as one at a first touch does. */
+hidden void __green_class_step(uint64_t step, uint64_t low)
+{
+	for (int i = 0; i < nchange; i++)
+		if (step_at[i] == step) change(low + i + 1);
+}
+
+/* Within a class: the thread sent behind it last goes last (xprio, its
+ * place among those sent behind, 0 for one never sent), then the oldest. */
 static int before(const struct green_thread *a, const struct green_thread *b)
 {
 	return a->xprio != b->xprio ? a->xprio < b->xprio : a->id < b->id;
@@ -95,16 +119,13 @@ hidden void __green_class_touched(uint64_t low)
 {
 	touches++;
 	for (int i = 0; i < nchange; i++)
-		if (change_at[i] == touches) *class_of(__green_cur) = low + i + 1;
+		if (change_at[i] == touches) change(low + i + 1);
 }
 
-/* The running thread waits for another: its class drops to prio, and
- * the thread behind the others of its class (it may wait for one of
- * them).  prio falls with every yield: it orders the yielders too. */
+/* The running thread waits for another: its class drops to prio. */
 hidden void __green_class_yielded(uint64_t prio)
 {
-	*class_of(__green_cur) = prio;
-	__green_cur->xprio = ~prio;
+	change(prio);
 }
 
 /* First touches so far (the report's touches=, for calibration). */

@@ -33,10 +33,10 @@
  *                        the highest-priority one runs, and the events
  *                        that conflict with the one that ran draw again
  *                        (pos.c).
- *   class:SEED[:D[:F]]   PCT over classes of threads (those of one start
- *                        routine), with its D-1 change points at first
- *                        touches of memory, drawn among the first F
- *                        (classpct.c).
+ *   class:SEED[:D[:F[:K]]]  PCT over classes of threads (those of one
+ *                        start routine); each of its D-1 change points
+ *                        at a first touch of memory drawn among the
+ *                        first F, or at a step in [1, K] (classpct.c).
  *
  * Scheduling points (each one a "step"): every outermost GREEN_LEAVE — so
  * every mutex, condition, rwlock, semaphore, barrier, spin, once, create,
@@ -178,7 +178,8 @@ hidden void __green_explore_init(void)
 	if (__green_xmode) green_pending_set(GREEN_PEND_EXPLORE);   /* every GREEN_LEAVE a point */
 	if (__green_xmode == GREEN_SCHED_CLASS)
 		__green_class_init(c->sched_depth ? c->sched_depth : DEFAULT_DEPTH,
-		                   c->sched_steps ? c->sched_steps : DEFAULT_TOUCHES, below);
+		                   c->sched_touches ? c->sched_touches : DEFAULT_TOUCHES,
+		                   c->sched_steps ? c->sched_steps : DEFAULT_K, below);
 	if (__green_xmode != GREEN_SCHED_PCT) return;
 	nchange = (c->sched_depth ? c->sched_depth : DEFAULT_DEPTH) - 1;
 	for (int i = 0; i < nchange; i++)
@@ -211,6 +212,8 @@ static void step(void)
 	for (int i = 0; i < nchange; i++)
 		if (change_at[i] == steps && self->state == GS_RUNNING)
 			self->xprio = LOW_BAND + i + 1;
+	if (__green_xmode == GREEN_SCHED_CLASS && self->state == GS_RUNNING)
+		__green_class_step(steps, LOW_BAND);
 	if (__green_poll_waiters()) {
 		green_np_up();   /* its own GREEN_LEAVE must not be a point */
 		__green_poll_check();
