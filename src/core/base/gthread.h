@@ -232,7 +232,7 @@ struct green_thread {
 	void *mheld;                   /* robust/PI mutexes held (mutex.c) */
 
 	uint64_t xprio;                /* PCT or POS priority under GREEN_SCHED, 0 until seen (explore.c);
-	                                * class: its place among yielders (classpct.c) */
+	                                * class: its place among those sent behind their class (classpct.c) */
 	uint64_t cpu_ns;               /* CPU time charged to it, once accounting is on (cputime.c) */
 
 	/* Copied stacks (copied.c): the saved live stack [sp, top). */
