@@ -2,11 +2,11 @@
 # The Check suites under seeded schedules (GREEN_SCHED, docs/scheduler.md):
 # a correct program never fails, whatever the interleaving.  Tests of an
 # exact schedule or of elapsed real time skip themselves (explored() and
-# ticking() in tests/testutil.h).  Random and PCT, both stack modes
+# ticking() in tests/testutil.h).  Every strategy, both stack modes
 # (four schedules natively, two under qemu-user).
 . "$GREEN_SRC/tests/lib.sh"
 rc=0
-schedules="random:1 pct:1 pos:2 random:3:copied pct:5:3:copied"
+schedules="random:1 pct:1 pos:2 class:4:copied pct:5:3:copied"
 # under an emulator, one of each kind and stack mode: each run of the
 # runner takes minutes there
 [ -n "$GREEN_RUN" ] && schedules="random:1 pct:5:3:copied"

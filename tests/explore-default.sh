@@ -3,7 +3,11 @@
 # (`green-cc --sched-points=all`, docs/testing-your-program.md): each
 # program of EXPLORE_ALL_PROGS is found and its seed replays 10 of 10
 # with the same hash — first-touch, the textbook lost update on a global
-# main never touched, within 100 runs; aba, a lock-free stack's ABA.
+# main never touched, within 100 runs; aba, a lock-free stack's ABA;
+# two-stage, a checker among 99 workers (the class strategy's); and
+# four-preempt, four preemptions amid private work (POS's).  The runs
+# are seeded from 1, so "within N runs" is a fact about fixed seeds, not
+# about time.
 # Replay is exact under address-space randomisation: a find made with it
 # on (stack-share: main-stack addresses handed to threads) replays 300 of
 # 300, and a program whose decisions hang on an address replays because
@@ -37,6 +41,8 @@ find_default() {
 }
 find_default "first-touch lost update" "$B/tests/explore/first-touch-all" 100
 find_default "aba on a lock-free stack" "$B/tests/explore/aba-all" 1000
+find_default "two-stage with 99 workers" "$B/tests/explore/two-stage-all" 100
+find_default "four preemptions" "$B/tests/explore/four-preempt-all" 3000
 find_default "stack-share (randomisation on)" "$B/tests/explore/stack-share-all" 100 --aslr
 
 # a find made with randomisation on replays 300 of 300, randomisation on
@@ -127,5 +133,11 @@ msg=$(GREEN_SCHED=pos:7 $GREEN_RUN "$B/tests/explore/order-green" 2>&1 >/dev/nul
 case $msg in
 *"GREEN_SCHED=pos:7 steps="*) pass "GREEN_SCHED=pos:7 accepted" ;;
 *) fail "GREEN_SCHED=pos:7: $msg" ;;
+esac
+# so do the class strategy's, which report their first touches
+msg=$(GREEN_SCHED=class:7:3:5:900 $GREEN_RUN "$B/tests/explore/two-stage-all" 2>&1 >/dev/null)
+case $msg in
+*"GREEN_SCHED=class:7:3:5:900 steps="*" touches="[0-9]*) pass "GREEN_SCHED=class:7:3:5:900 accepted, touches counted" ;;
+*) fail "GREEN_SCHED=class:7:3:5:900: $msg" ;;
 esac
 finish

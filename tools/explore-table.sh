@@ -1,4 +1,14 @@
 #!/bin/sh
+# explore-table.sh --strategies BUILDDIR [CAMPAIGNS [PROGRAMS [CAP]]] — the
+# strategies' table of docs/testing-your-program.md: every buggy program
+# of tests/explore/ built as recommended (`green-cc --sched-points=all`),
+# and for each strategy of green-explore (random, PCT of depth 3, POS,
+# class, and the default mix of the four) the runs it needs to find the
+# bug: median (min-max) over CAMPAIGNS (default 5) campaigns with base
+# seeds 1, 1001, 2001, ...; CAP+ (CAP default 2000) where a campaign did
+# not find it in CAP runs.  A run that times out (a loaded machine, a
+# schedule that livelocks) is passed over, not counted as a find.
+#
 # explore-table.sh BUILDDIR [CAMPAIGNS [PROGRAMS]] — the runs-to-find table of
 # docs/testing-your-program.md: for each buggy program of tests/explore/,
 # the median number of runs green-explore needs to find it, in random and
@@ -10,6 +20,45 @@
 # re-run failed with the same decision hash.  PROGRAMS (quoted, default
 # all) limits both tables to some; CAMPAIGNS 0 gives the second only.
 set -eu
+all="lost-update atomicity order lock-order lost-wakeup exit-uaf depth2 depth3 spin-steal clock-loop segv-sigthread counter publish first-touch stack-share aba two-stage four-preempt"
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+if [ "${1:-}" = --strategies ]; then
+	b=${2:?usage: explore-table.sh --strategies BUILDDIR [CAMPAIGNS [PROGRAMS [CAP]]]}
+	n=${3:-5}
+	progs=${4:-$all}
+	cap=${5:-2000}
+	kinds=assert,signal,deadlock,race,exit
+	x=$b/bin/green-explore
+	src=$(cd "$(dirname "$0")/.." && pwd)/tests/explore
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/explore-table.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	cellv() { if [ "${1%.*}" -gt "$cap" ]; then echo "$cap+"; else echo "$1"; fi; }
+	echo "| program | random | PCT d=3 | POS | class | default (mix) |"
+	echo "|---|---|---|---|---|---|"
+	for p in $progs; do
+		"$b/bin/green-cc" --sched-points=all -std=gnu11 -O1 -g -o "$tmp/$p" "$src/$p.c"
+		row="| $p"
+		for st in random pct pos class mix; do
+			vals=$(i=0; while [ $i -lt "$n" ]; do
+				out=$("$x" -q -n "$cap" --seed $((i * 1000 + 1)) --strategy=$st --until "$kinds" -- "$tmp/$p" || true)
+				if printf '%s\n' "$out" | grep -q '^green-explore: seed '; then
+					printf '%s\n' "$out" | sed -n 's/^green-explore: \([0-9]*\) runs,.*/\1/p'
+				else
+					echo $((cap + 1))
+				fi
+				i=$((i + 1))
+			done)
+			med=$(printf '%s\n' "$vals" | median)
+			lo=$(printf '%s\n' "$vals" | sort -n | head -1)
+			hi=$(printf '%s\n' "$vals" | sort -n | tail -1)
+			if [ "$lo" -gt "$cap" ]; then row="$row | $cap+"
+			else row="$row | $(cellv "$med") ($lo-$(cellv "$hi"))"; fi
+		done
+		echo "$row |"
+	done
+	exit 0
+fi
 b=${1:?usage: explore-table.sh BUILDDIR [CAMPAIGNS [PROGRAMS]]}
 n=${2:-20}
 x=$b/bin/green-explore
@@ -30,8 +79,6 @@ for p in $progs; do
 	"$b/bin/green-cc" --sched-points=memory -std=gnu11 -O1 -g -o "$mem/$p" "$src/$p.c" 2>/dev/null || true
 done
 "$b/bin/green-cc" --sched-points -std=gnu11 -O1 -g -o "$mem/publish-blocks" "$src/publish.c"
-
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 runs_to_find() {   # binary opt base -> runs, or 2000 if not found in 2000
 	out=$("$x" -q -n 2000 --seed "$3" $2 -- "$1" || true)

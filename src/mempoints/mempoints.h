@@ -15,6 +15,7 @@
 
 hidden void __green_mp_touch(const volatile void *addr, int poll);   /* shared.c */
 extern hidden int __green_mp_accessed;   /* explore.c: a block point follows no access */
+extern hidden int __green_mp_built;      /* explore.c: memory points are compiled in */
 
 /* An access of the program: under GREEN_SCHED, a scheduling point when
  * the memory is shared between threads.  poll: the access changes

@@ -166,6 +166,7 @@ hidden void __green_mp_touch(const volatile void *addr, int poll)
 			s->owner = me;
 			used++;
 			after_first = me;
+			__green_explore_touched();
 		}
 		last_lo = lo;
 		last = s;
@@ -174,6 +175,7 @@ hidden void __green_mp_touch(const volatile void *addr, int poll)
 	if (s->owner != SHARED) {   /* the second thread's first touch */
 		s->owner = SHARED;
 		after_first = me;
+		__green_explore_touched();
 	}
 	if (__green_xmode == GREEN_SCHED_POS)
 		__green_explore_access_point(addr, !poll);   /* POS must know the access */

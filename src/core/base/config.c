@@ -9,7 +9,7 @@
  *                      bytes; K/M suffix
  *   GREEN_COPIED_HOT   how many copied threads keep their stacks mapped
  *                      (fixed; unset, the hot set grows: copied.c)
- *   GREEN_SCHED        random:SEED | pct:SEED[:DEPTH[:STEPS]] | pos:SEED: seeded
+ *   GREEN_SCHED        random:SEED | pct:SEED[:DEPTH[:STEPS]] | pos:SEED | class:SEED[:DEPTH[:TOUCHES[:STEPS]]]: seeded
  *                      schedules (explore.c); turns the tick off
  *   GREEN_AIO          ring | threads: how POSIX AIO does its I/O (aio.c)
  *   GREEN_IO           select | poll | epoll: the multiplexer's backend
@@ -88,11 +88,14 @@ static int parse_sched(const char *s)
 	if (!strncmp(s, "random:", 7)) mode = GREEN_SCHED_RANDOM, s += 7;
 	else if (!strncmp(s, "pct:", 4)) mode = GREEN_SCHED_PCT, s += 4;
 	else if (!strncmp(s, "pos:", 4)) mode = GREEN_SCHED_POS, s += 4;
+	else if (!strncmp(s, "class:", 6)) mode = GREEN_SCHED_CLASS, s += 6;
 	else return -1;
 	if (parse_field(&s, 0, UINT64_MAX, &c->sched_seed)) return -1;
-	if (*s && mode == GREEN_SCHED_PCT) {
+	if (*s && (mode == GREEN_SCHED_PCT || mode == GREEN_SCHED_CLASS)) {
 		if (parse_field(&s, 1, 10, &v)) return -1;
 		c->sched_depth = v;
+		if (*s && mode == GREEN_SCHED_CLASS && parse_field(&s, 1, 1ULL << 40, &c->sched_touches))
+			return -1;
 		if (*s && parse_field(&s, 1, 1ULL << 40, &c->sched_steps)) return -1;
 	}
 	if (*s) return -1;
@@ -214,7 +217,7 @@ hidden void __green_config_load(void)
 		if (strlen(s) >= sizeof __green_config.sched_text || parse_sched(s)) {
 			__green_config.sched_mode = GREEN_SCHED_OFF;
 			__green_say("green: ignoring GREEN_SCHED=%s (want random:SEED, pct:SEED[:DEPTH[:STEPS]],"
-			            " DEPTH 1..10, or pos:SEED)\n", s);
+			            " pos:SEED or class:SEED[:DEPTH[:TOUCHES[:STEPS]]], DEPTH 1..10)\n", s);
 		} else {
 			strcpy(__green_config.sched_text, s);
 			__green_config.quantum_us = 0;   /* nothing may depend on timing */

@@ -9,11 +9,13 @@
 #include "base/words.h"
 
 /* ---- seeded schedules (explore.c): GREEN_SCHED */
-enum { GREEN_SCHED_OFF = 0, GREEN_SCHED_RANDOM = 1, GREEN_SCHED_PCT = 2, GREEN_SCHED_POS = 3 };
+enum { GREEN_SCHED_OFF = 0, GREEN_SCHED_RANDOM = 1, GREEN_SCHED_PCT = 2, GREEN_SCHED_POS = 3,
+       GREEN_SCHED_CLASS = 4 };
 /* __green_xmode, the mode, is declared with the packed words (words.h) */
 hidden void __green_explore_init(void);
 hidden struct green_thread *__green_explore_pick(void);  /* off the run queue's top level */
 hidden void __green_explore_point(int fine);    /* the running thread may be switched */
+hidden void __green_explore_touched(void);      /* a first touch of a page (mempoints) */
 hidden void __green_explore_access_point(const volatile void *addr, int write);  /* at a shared access */
 hidden void __green_explore_yielded(void);      /* sched_yield: PCT demotes the caller */
 hidden void __green_explore_sleep(uint64_t deadline);  /* a zero or tiny sleep: as a yield */
@@ -43,7 +45,7 @@ struct green_config {
 	size_t region_size;  /* GREEN_COPIED_REGION */
 	unsigned copied_hot; /* GREEN_COPIED_HOT */
 	int sched_mode;      /* GREEN_SCHED: GREEN_SCHED_* */
-	uint64_t sched_seed, sched_steps;
+	uint64_t sched_seed, sched_steps, sched_touches;   /* touches: class only */
 	int sched_depth;
 	char sched_text[64]; /* the value, for the report */
 	int aio_threads;     /* GREEN_AIO=threads: AIO by worker threads, never io_uring */

@@ -231,7 +231,8 @@ struct green_thread {
 	int rdlocks;                   /* read locks held (rwlock.c) */
 	void *mheld;                   /* robust/PI mutexes held (mutex.c) */
 
-	uint64_t xprio;                /* PCT or POS priority under GREEN_SCHED, 0 until seen (explore.c) */
+	uint64_t xprio;                /* PCT or POS priority under GREEN_SCHED, 0 until seen (explore.c);
+	                                * class: its place among those sent behind their class (classpct.c) */
 	uint64_t cpu_ns;               /* CPU time charged to it, once accounting is on (cputime.c) */
 
 	/* Copied stacks (copied.c): the saved live stack [sp, top). */

@@ -33,6 +33,10 @@
  *                        the highest-priority one runs, and the events
  *                        that conflict with the one that ran draw again
  *                        (pos.c).
+ *   class:SEED[:D[:F[:K]]]  PCT over classes of threads (those of one
+ *                        start routine); each of its D-1 change points
+ *                        at a first touch of memory drawn among the
+ *                        first F, or at a step in [1, K] (classpct.c).
  *
  * Scheduling points (each one a "step"): every outermost GREEN_LEAVE — so
  * every mutex, condition, rwlock, semaphore, barrier, spin, once, create,
@@ -96,6 +100,7 @@
 
 #define DEFAULT_DEPTH 3
 #define DEFAULT_K 1000
+#define DEFAULT_TOUCHES 16                /* class: first touches of a run */
 #define MAX_DEPTH 10
 #define FINE_ODDS 32                     /* a fine point switches 1 time in 32 */
 #define STEP_NS 1000ull                  /* virtual time per step */
@@ -110,6 +115,7 @@
 hidden uint64_t __green_vclock = VCLOCK_START;
 hidden uintptr_t __green_explore_access;    /* POS: the access of the point being made */
 hidden int __green_mp_accessed;             /* a memory access since the last block point */
+hidden int __green_mp_built;                /* code with memory points runs (mempoints/tsan.c) */
 
 hidden int __green_xmode;
 static uint64_t rng[4];
@@ -170,6 +176,10 @@ hidden void __green_explore_init(void)
 	__green_xmode = c->sched_mode;
 	__green_yield_gate.flag[GREEN_GATE_EXPLORE] = __green_xmode != 0;   /* every yield a point */
 	if (__green_xmode) green_pending_set(GREEN_PEND_EXPLORE);   /* every GREEN_LEAVE a point */
+	if (__green_xmode == GREEN_SCHED_CLASS)
+		__green_class_init(c->sched_depth ? c->sched_depth : DEFAULT_DEPTH,
+		                   c->sched_touches ? c->sched_touches : DEFAULT_TOUCHES,
+		                   c->sched_steps ? c->sched_steps : DEFAULT_K, below);
 	if (__green_xmode != GREEN_SCHED_PCT) return;
 	nchange = (c->sched_depth ? c->sched_depth : DEFAULT_DEPTH) - 1;
 	for (int i = 0; i < nchange; i++)
@@ -202,6 +212,8 @@ static void step(void)
 	for (int i = 0; i < nchange; i++)
 		if (change_at[i] == steps && self->state == GS_RUNNING)
 			self->xprio = LOW_BAND + i + 1;
+	if (__green_xmode == GREEN_SCHED_CLASS && self->state == GS_RUNNING)
+		__green_class_step(steps, LOW_BAND);
 	if (__green_poll_waiters()) {
 		green_np_up();   /* its own GREEN_LEAVE must not be a point */
 		__green_poll_check();
@@ -225,7 +237,9 @@ hidden struct green_thread *__green_explore_pick(void)
 	if ((l = runq_top()) < 0) return 0;
 	q = &__green_runq.lv[l];
 	best = q->head;
-	if (__green_xmode != GREEN_SCHED_RANDOM) {   /* PCT, POS: the highest priority */
+	if (__green_xmode == GREEN_SCHED_CLASS) {
+		best = __green_class_pick(q);
+	} else if (__green_xmode != GREEN_SCHED_RANDOM) {   /* PCT, POS: the highest priority */
 		for (t = q->head; t; t = t->q_next)
 			if (prio(t) > prio(best) || (t->xprio == best->xprio && t->id < best->id))
 				best = t;
@@ -286,11 +300,22 @@ hidden void __green_explore_access_point(const volatile void *addr, int write)
 	__green_explore_access = 0;
 }
 
+/* A first touch of a page by its first or second thread
+ * (src/mempoints/shared.c): the class strategy's change points. */
+hidden void __green_explore_touched(void)
+{
+	if (__green_xmode == GREEN_SCHED_CLASS) __green_class_touched(LOW_BAND);
+}
+
 /* sched_yield under PCT: below every other thread, the latest yielder
  * lowest, so that a spinner lets the thread it waits for run. */
 hidden void __green_explore_yielded(void)
 {
 	if (__green_xmode == GREEN_SCHED_RANDOM) return;
+	if (__green_xmode == GREEN_SCHED_CLASS) {
+		__green_class_yielded(LOW_BAND - ++demoted);
+		return;
+	}
 	__green_cur->xprio = LOW_BAND - ++demoted;
 	if (__green_xmode == GREEN_SCHED_POS) __green_pos_yielded(__green_cur);
 }
@@ -379,8 +404,13 @@ hidden void __green_explore_report(void)
 	if (!__green_xmode || reported) return;
 	reported = 1;
 	/* green-explore finds this format in a program: is it green? */
-	__green_say("green: GREEN_SCHED=%s steps=%llu hash=%016llx\n", c->sched_text,
-	            (unsigned long long)steps, (unsigned long long)hash);
+	if (__green_xmode != GREEN_SCHED_CLASS)
+		__green_say("green: GREEN_SCHED=%s steps=%llu hash=%016llx\n", c->sched_text,
+		            (unsigned long long)steps, (unsigned long long)hash);
+	else   /* and the first touches, which green-explore's calibration counts */
+		__green_say("green: GREEN_SCHED=%s steps=%llu hash=%016llx touches=%llu\n", c->sched_text,
+		            (unsigned long long)steps, (unsigned long long)hash,
+		            (unsigned long long)__green_class_touches());
 }
 
 /* The schedule so far (steps and hash), for a report made before exit:

@@ -25,7 +25,13 @@
  * (GREEN_LEAVE) or a block point of `--sched-points` code conflicts with
  * nothing.  Block points are many and say nothing, so one event spans a
  * run of them: a fresh draw at one block in FINE_RUN (else the program
- * would do little but switch).  A thread that says it waits for another
+ * would do little but switch).  In a program that has memory points too
+ * (`--sched-points=all`), a block point marks code that made no memory
+ * access at all: a local step, which commutes with every other thread's
+ * events, so it is part of the event that ends at the next access or
+ * library point and never a point of its own.  Long private work then
+ * costs POS nothing, where it would dilute the few draws that order
+ * the accesses that matter.  A thread that says it waits for another
  * (sched_yield, a failed trylock, a tiny sleep: explore.c) drops below
  * every other as under PCT, and keeps that place until its next point.
  *
@@ -47,6 +53,7 @@ hidden int __green_pos_point(struct green_thread *self, int fine)
 	uint64_t r;
 
 	if (fine && !__green_explore_access) {
+		if (__green_mp_built) return 0;   /* code without accesses: a local step */
 		r = __green_explore_fresh();
 		if (r % FINE_RUN) return 0;
 	}
