@@ -429,7 +429,9 @@ static void *pi_medium(void *arg)
 	return 0;
 }
 
-static void pi_run(int protocol, const char *expect)
+/* shared: the mutex is a process-shared robust one (its waiters of
+ * the owner's process lend their level: pmutex.c) */
+static void pi_run(int protocol, int shared, const char *expect)
 {
 	pthread_mutexattr_t ma;
 	pthread_t t[3];
@@ -437,6 +439,10 @@ static void pi_run(int protocol, const char *expect)
 
 	ck_assert_int_eq(pthread_mutexattr_init(&ma), 0);
 	ck_assert_int_eq(pthread_mutexattr_setprotocol(&ma, protocol), 0);
+	if (shared) {
+		ck_assert_int_eq(pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED), 0);
+		ck_assert_int_eq(pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST), 0);
+	}
 	ck_assert_int_eq(pthread_mutex_init(&pim, &ma), 0);
 	pthread_mutexattr_destroy(&ma);
 	sem_init(&pis, 0, 0);
@@ -460,8 +466,10 @@ static void pi_run(int protocol, const char *expect)
 
 START_TEST(priority_inheritance)
 {
-	pi_run(PTHREAD_PRIO_INHERIT, "LHMl");
-	pi_run(PTHREAD_PRIO_NONE, "MLHl");
+	pi_run(PTHREAD_PRIO_INHERIT, 0, "LHMl");
+	pi_run(PTHREAD_PRIO_NONE, 0, "MLHl");
+	pi_run(PTHREAD_PRIO_INHERIT, 1, "LHMl");
+	pi_run(PTHREAD_PRIO_NONE, 1, "MLHl");
 }
 END_TEST
 
