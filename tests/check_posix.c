@@ -132,12 +132,19 @@ START_TEST(prio_options_advertised)
 #else
 	ck_assert(sysconf(_SC_THREAD_ROBUST_PRIO_PROTECT) <= 0);
 #endif
-	/* neither process scheduling nor prioritized I/O is offered
-	 * (docs/posix.md says why): the header and sysconf agree */
+	/* process scheduling and prioritized I/O: green mode's (the waiter
+	 * board, AIO by aio_reqprio); 1:1 keeps musl's answer.  The header
+	 * and sysconf agree */
 #ifdef _POSIX_PRIORITIZED_IO
-	ck_assert(0);
+	ck_assert(GREEN_MODE && _POSIX_PRIORITIZED_IO > 0 && sysconf(_SC_PRIORITIZED_IO) > 0);
+#else
+	ck_assert(!GREEN_MODE && sysconf(_SC_PRIORITIZED_IO) <= 0);
 #endif
-	ck_assert(sysconf(_SC_PRIORITIZED_IO) <= 0);
+#ifdef _POSIX_PRIORITY_SCHEDULING
+	ck_assert(GREEN_MODE && _POSIX_PRIORITY_SCHEDULING > 0 && sysconf(_SC_PRIORITY_SCHEDULING) > 0);
+#else
+	ck_assert(!GREEN_MODE && sysconf(_SC_PRIORITY_SCHEDULING) <= 0);
+#endif
 	if (!GREEN_MODE) return;
 	ck_assert(sysconf(_SC_THREAD_PRIO_INHERIT) > 0);
 	ck_assert(sysconf(_SC_THREAD_ROBUST_PRIO_INHERIT) > 0);
@@ -165,8 +172,8 @@ START_TEST(refusals_documented)
 #else
 	ck_assert(!GREEN_MODE);
 #endif
-	/* process scheduling (sched_setscheduler) is not offered: the
-	 * header and sysconf agree */
+	/* process scheduling (sched_setscheduler): the header and sysconf
+	 * agree (prio_options_advertised) */
 #ifdef _POSIX_PRIORITY_SCHEDULING
 	ck_assert(sysconf(_SC_PRIORITY_SCHEDULING) > 0);
 #else
