@@ -2,7 +2,8 @@
  * check_pshared.c — Check suite: process-shared mutexes, condition
  * variables, rwlocks, barriers and robust mutexes, used by a parent and
  * a forked child (each with threads of its own) through an anonymous
- * MAP_SHARED mapping.  The processes meet on the shared objects
+ * MAP_SHARED mapping; and the order in which the waiters of two
+ * processes are woken (priority_order).  The processes meet on the shared objects
  * themselves or on pipes; alarm() in the child is only a hang guard.
  */
 #include <errno.h>

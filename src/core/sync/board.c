@@ -32,8 +32,8 @@
  *
  * Every change is a compare-and-swap on the state word, so a waker and
  * a waiter that gives up (timeout, signal, cancel) never both win: the
- * waiter's leave tells it whether it was woken first, which for a
- * semaphore means it was handed a unit (sem.c).
+ * waiter's leave tells it whether it was woken first, and a semaphore's
+ * or condition's waiter then passes the wake on (sem.c, cond.c).
  *
  * The waker picks the best WAITING slot of the object: the highest
  * priority, the lowest ticket among equals (FIFO), sets it WOKEN and
@@ -50,10 +50,10 @@
  * A dead waiter.  A process killed while its threads wait leaves their
  * slots behind.  Whoever meets a slot of another process while picking
  * or re-checking asks the kernel whether its pid lives (kill(pid, 0));
- * a dead process's slot is freed, and one that was already WOKEN is
- * counted, so that a semaphore can post again the unit it had handed
- * to the dead waiter.  A pid reused before anybody looked makes a dead
- * waiter look alive: its slot is then woken in vain, once.
+ * a dead process's slot is freed, WAITING or WOKEN (a wake it never
+ * used: the object's value or word is still there for the next, who
+ * takes it at its re-check).  A pid reused before anybody looked makes
+ * a dead waiter look alive: its slot is then woken in vain, once.
  *
  * Where the board is missing (no /dev/shm, a file of another layout, no
  * room: 511 slots; or two
@@ -67,8 +67,6 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include "base/gthread.h"
-#include "base/section.h"
-#include "sched/gsched.h"
 #include "sched/runq.h"
 #include "sync/addrwait.h"
 #include "sync/board.h"
@@ -164,18 +162,17 @@ static int better(const struct gslot *a, const struct gslot *b)
 	return a->prio != b->prio ? a->prio > b->prio : (int)(a->ticket - b->ticket) < 0;
 }
 
-/* Another process's slot whose process is gone: freed; 1 if it had been
- * woken (a wake lost with it). */
-static int reclaim_dead(struct gslot *s, int st, int *lost)
+/* Another process's slot whose process is gone: freed. */
+static int reclaim_dead(struct gslot *s, int st)
 {
 	if (s->pid == __green_pshared_pid() || __syscall(SYS_kill, s->pid, 0) != -ESRCH) return 0;
-	if (__sync_bool_compare_and_swap(&s->state, st, S_FREE) && st == S_WOKEN && lost) ++*lost;
+	__sync_bool_compare_and_swap(&s->state, st, S_FREE);
 	return 1;
 }
 
 /* The best slot of object id in state st (and WOKEN too if `woken`)
  * whose flags & mask == want; dead ones are reclaimed on the way. */
-static struct gslot *best(struct board *b, int id, int woken, int mask, int want, int *lost)
+static struct gslot *best(struct board *b, int id, int woken, int mask, int want)
 {
 	struct gslot *top = 0;
 	unsigned hi = b->high;
@@ -186,7 +183,7 @@ static struct gslot *best(struct board *b, int id, int woken, int mask, int want
 		if (!(st == S_WAITING || (woken && st == S_WOKEN)) || s->id != id) continue;
 		if ((s->flags & mask) != want) continue;
 		if (top && !better(s, top)) continue;
-		if (reclaim_dead(s, st, lost)) continue;
+		if (reclaim_dead(s, st)) continue;
 		top = s;
 	}
 	return top;
@@ -242,10 +239,10 @@ hidden int __green_board_park(struct gslot *s, uint64_t deadline, enum gwait kin
 	return __green_pshared_wait(&s->state, S_WAITING, deadline, kind, obj, step);
 }
 
-hidden int __green_board_first(struct gslot *s, int mask, int want, int *lost)
+hidden int __green_board_first(struct gslot *s, int mask, int want)
 {
 	struct board *b = bd;
-	struct gslot *t = best(b, s->id, 1, mask, want, lost);
+	struct gslot *t = best(b, s->id, 1, mask, want);
 	return !t || t == s || !better(t, s);
 }
 
@@ -264,7 +261,7 @@ hidden int __green_board_wake(volatile int *idw, int n, int mask, int want)
 	int k = 0;
 
 	if (!*idw || !(b = board())) return 0;
-	while (k < n && (s = best(b, *idw, 0, mask, want, 0)))
+	while (k < n && (s = best(b, *idw, 0, mask, want)))
 		k += wake_slot(s);
 	return k;
 }
@@ -274,7 +271,7 @@ hidden int __green_board_best(volatile int *idw, int mask, int want, int *prio)
 	struct board *b;
 	struct gslot *s;
 
-	if (!*idw || !(b = board()) || !(s = best(b, *idw, 0, mask, want, 0))) return -1;
+	if (!*idw || !(b = board()) || !(s = best(b, *idw, 0, mask, want))) return -1;
 	*prio = s->prio;
 	return s->flags;
 }
@@ -294,7 +291,7 @@ hidden int __green_board_wake_from(volatile int *idw, int mask, int want, int pr
 		if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != S_WAITING || s->id != *idw ||
 		    (s->flags & mask) != want || s->prio < prio)
 			continue;
-		if (reclaim_dead(s, S_WAITING, 0)) continue;
+		if (reclaim_dead(s, S_WAITING)) continue;
 		k += wake_slot(s);
 	}
 	return k;

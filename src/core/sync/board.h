@@ -15,7 +15,7 @@ struct gslot;
 hidden struct gslot *__green_board_join(volatile int *idw, int flags);
 /* Woken, but the object was taken first: WAITING again, same ticket. */
 hidden void __green_board_rejoin(struct gslot *);
-/* Off the board: 1 if the slot had been woken (a semaphore's unit). */
+/* Off the board: 1 if the slot had been woken. */
 hidden int __green_board_leave(struct gslot *);
 hidden int __green_board_woken(const struct gslot *);
 /* Park while WAITING (pshared.c's wait: 0 look again, ETIMEDOUT, EINTR,
@@ -23,9 +23,9 @@ hidden int __green_board_woken(const struct gslot *);
 hidden int __green_board_park(struct gslot *, uint64_t deadline, enum gwait kind,
                               const void *obj, unsigned *step);
 /* No better slot of the object (flags & mask == want) is WAITING or
- * WOKEN: this waiter may take it on a re-check.  *lost counts woken
- * slots of dead processes freed on the way. */
-hidden int __green_board_first(struct gslot *, int mask, int want, int *lost);
+ * WOKEN: this waiter may take it on a re-check.  Slots of dead
+ * processes met on the way are freed. */
+hidden int __green_board_first(struct gslot *, int mask, int want);
 /* Wake the n best WAITING slots of the object with flags & mask ==
  * want: how many were woken (0: nobody on the board). */
 hidden int __green_board_wake(volatile int *idw, int n, int mask, int want);

@@ -8,23 +8,24 @@
  * A process-shared one (pshared != 0, and every named semaphore) lives in
  * memory other processes update: its value is changed with atomics, and
  * its waiters are on the waiter board (board.c), where a post finds the
- * best of them in every process.  The post hands its unit over, as the
- * private one does:
+ * best of them in every process.  As glibc's, a post does not hand its
+ * unit over: a thread that comes to sem_wait at that moment may take
+ * it first (on one CPU, the process the kernel runs first), and the
+ * woken waiter then waits again in its old place.
  *
- *   sem_post:  value++; if nwait, take the unit back (value--, only if
- *              still there) and wake the best waiter on the board, which
- *              now owns it; nobody there: value++ again, and wake the
- *              value word for a waiter without a slot.
+ *   sem_post:  value++; if nwait, wake the best waiter on the board;
+ *              nobody there: wake the value word, for a waiter without
+ *              a slot (no board).
  *   sem_wait:  nwait++, join the board, then take from the value (a post
  *              between the two is seen either here or by the poster's
- *              look at the board); else park on the slot.  Woken: the
- *              unit is ours.  On a re-check (1, 2, 4 ms) take from the
- *              value only if no better waiter is on the board.
+ *              look at the board), if woken or if no better waiter is
+ *              on the board; else park on the slot, re-checking at 1, 2,
+ *              then every 4 ms.
  *
- * A waiter that leaves (timeout, signal, cancel) after being handed a
- * unit keeps it when it may (a timeout, a signal: the wait succeeded),
- * else posts it again.  A unit handed to a waiter whose process died
- * before it ran is posted again by the next waiter that re-checks.
+ * A waiter that leaves woken without the unit (timeout, signal, cancel)
+ * passes the wake on; one woken in a process that died leaves its slot
+ * WOKEN until a re-check finds the process gone (board.c), and the
+ * value it did not take goes to the next.
  */
 #include <semaphore.h>
 #include <errno.h>
@@ -83,8 +84,6 @@ static int take_shared(struct gsem *g)
 	return 0;
 }
 
-static int post_shared(struct gsem *g);
-
 /* Parked on a slot of the board, or on the value word without one. */
 static int park_shared(struct gpsem *p, struct gslot *s, uint64_t deadline, unsigned *step)
 {
@@ -93,16 +92,10 @@ static int park_shared(struct gpsem *p, struct gslot *s, uint64_t deadline, unsi
 }
 
 /* May this waiter take from the value now?  Without a slot, always;
- * with one, if no better waiter is on the board.  Units handed to dead
- * waiters are posted again first. */
-static int may_take(struct gsem *g, struct gslot *s)
+ * with one, when woken or when no better waiter is on the board. */
+static int may_take(struct gslot *s)
 {
-	int lost = 0, first;
-
-	if (!s) return 1;
-	first = __green_board_first(s, 0, 0, &lost);
-	while (lost--) post_shared(g);
-	return first;
+	return !s || __green_board_woken(s) || __green_board_first(s, 0, 0);
 }
 
 static int wait_shared(struct gsem *g, uint64_t deadline)
@@ -110,22 +103,19 @@ static int wait_shared(struct gsem *g, uint64_t deadline)
 	struct gpsem *p = (struct gpsem *)g;
 	struct gslot *s;
 	unsigned step = 0;
-	int r = 0, got = 0;   /* 1 handed a unit, 2 took one from the value */
+	int r = 0, got = 0;
 
 	__sync_fetch_and_add(&p->nwait, 1);
 	s = __green_board_join(&p->id, 0);
 	for (;;) {
-		if (s && __green_board_woken(s)) got = 1;
-		else if (may_take(g, s) && take_shared(g)) got = 2;
+		if (may_take(s) && take_shared(g)) got = 1;
 		if (got || r) break;
+		if (s && __green_board_woken(s)) __green_board_rejoin(s);   /* taken first: wait again */
 		if (__green_now() >= deadline) r = ETIMEDOUT;
 		else r = park_shared(p, s, deadline, &step);   /* an error: one last look */
 	}
-	if (s && __green_board_leave(s) && got != 1) {
-		/* handed a unit as it left: two units, or a cancel acted on */
-		if (got || r == ECANCELED) post_shared(g);
-		else got = 1;                 /* a timeout or a signal: it succeeded */
-	}
+	/* woken, but leaving without the unit: the next one may take it */
+	if (s && __green_board_leave(s) && !got) __green_board_wake(&p->id, 1, 0, 0);
 	__sync_fetch_and_sub(&p->nwait, 1);
 	return got ? 0 : r;
 }
@@ -208,7 +198,7 @@ int sem_clockwait(sem_t *restrict s, clockid_t clk, const struct timespec *restr
 	return wait(s, clk, at, 0);
 }
 
-/* value++, then hand the unit to the best waiter on the board. */
+/* value++, then wake the best waiter on the board. */
 static int post_shared(struct gsem *g)
 {
 	struct gpsem *p = (struct gpsem *)g;
@@ -221,11 +211,8 @@ static int post_shared(struct gsem *g)
 			return -1;
 		}
 	} while (__sync_val_compare_and_swap(&g->value, v, v + 1) != v);
-	if (!p->nwait) return 0;
-	if (!take_shared(g)) return 0;             /* a waiter took it already */
-	if (__green_board_wake(&p->id, 1, 0, 0)) return 0;
-	__sync_fetch_and_add(&g->value, 1);         /* nobody on the board */
-	__green_pshared_wake(&g->value, 1, 1);
+	if (p->nwait && !__green_board_wake(&p->id, 1, 0, 0))
+		__green_pshared_wake(&g->value, 1, 1);   /* nobody on the board */
 	return 0;
 }
 
