@@ -9,8 +9,8 @@
  * process is one kernel thread, and a green thread's priority is known
  * only to its own process.  So the waiters write it down where every
  * process can read it: one board per user, a small file in /dev/shm
- * (green-waiters-UID, mode 0600) that each process maps on its first
- * shared wait or wake.  The objects are too small for a queue (musl's
+ * (green-waiters-UID, mode 0600; green-waiters-be-UID on a big-endian
+ * CPU) that each process maps on its first shared wait or wake.  The objects are too small for a queue (musl's
  * ABI fixes sizeof(sem_t) at 16 bytes on 32-bit CPUs), so an object
  * keeps only an id word, drawn from the board's counter the first time
  * anyone waits on it; the board holds one slot per waiting thread:
@@ -100,9 +100,16 @@ _Static_assert(sizeof(struct board) == BOARD_BYTES, "board fills its file");
 static struct board *bd;
 static int bd_failed;
 
+/* One board per user and byte order: the words are the CPU's (a
+ * big-endian program under qemu-user shares the machine with native
+ * ones, never an object). */
 static void name(char *p, unsigned uid)
 {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	static const char pre[] = "/dev/shm/green-waiters-be-";
+#else
 	static const char pre[] = "/dev/shm/green-waiters-";
+#endif
 	char d[12];
 	int n = 0;
 
