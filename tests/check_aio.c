@@ -1168,6 +1168,37 @@ START_TEST(echo_threads)
 }
 END_TEST
 
+/* ---- aio_reqprio: held requests start by priority (green) */
+
+/* Four one-byte reads of a pipe, queued while it is empty: the first
+ * starts, the others wait for it (a stream: one at a time).  Then the
+ * pipe gets "abcd": the waiting ones start highest priority first
+ * (aio_reqprio lowers it), FIFO among equals. */
+START_TEST(reqprio_order)
+{
+	static struct aiocb cb[4];
+	static char got[4];
+	static const int reqprio[4] = { 0, 3, 0, 1 };
+	static const char want[4] = { 'a', 'd', 'b', 'c' };
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	for (int i = 0; i < 4; i++) {
+		fill(&cb[i], p[0], &got[i], 1, 0);
+		cb[i].aio_reqprio = reqprio[i];
+		ck_assert_int_eq(aio_read(&cb[i]), 0);
+	}
+	ck_assert_int_eq(write(p[1], "abcd", 4), 4);
+	for (int i = 0; i < 4; i++) {
+		done_with(&cb[i], 1);
+		ck_assert_msg(got[i] == want[i], "read %d (aio_reqprio %d) got '%c', want '%c'",
+		              i, reqprio[i], got[i], want[i]);
+	}
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
 Suite *suite_aio(void)
 {
 	Suite *s = suite_create("aio");
@@ -1196,6 +1227,7 @@ Suite *suite_aio(void)
 	tcase_add_test(tc, many_requests);
 	tcase_add_test(tc, submit_errors);
 	if (GREEN_MODE) {
+		tcase_add_test(tc, reqprio_order);   /* _POSIX_PRIORITIZED_IO: green's */
 		tcase_add_test(tc, bad_descriptor_accepted);
 		tcase_add_test(tc, lio_bad_descriptor_entry);
 		tcase_add_test(tc, cancel_started_socket_write);

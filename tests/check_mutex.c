@@ -307,12 +307,11 @@ END_TEST
 /* ---- refused attributes */
 
 /* Robust, priority-inheritance and process-shared mutexes are accepted
- * in both modes (check_posix.c and check_pshared.c test them); green
- * refuses priority inheritance for a process-shared mutex with ENOTSUP
- * at init, musl accepts it. */
+ * in both modes (check_posix.c and check_pshared.c test them), and so
+ * is a process-shared priority-inheritance one. */
 START_TEST(unsupported_attrs)
 {
-	int want = GREEN_MODE ? ENOTSUP : 0;
+	int want = 0;
 	pthread_mutexattr_t a;
 	pthread_mutex_t m;
 

@@ -132,12 +132,19 @@ START_TEST(prio_options_advertised)
 #else
 	ck_assert(sysconf(_SC_THREAD_ROBUST_PRIO_PROTECT) <= 0);
 #endif
-	/* neither process scheduling nor prioritized I/O is offered
-	 * (docs/posix.md says why): the header and sysconf agree */
+	/* process scheduling and prioritized I/O: green mode's (the waiter
+	 * board, AIO by aio_reqprio); 1:1 keeps musl's answer.  The header
+	 * and sysconf agree */
 #ifdef _POSIX_PRIORITIZED_IO
-	ck_assert(0);
+	ck_assert(GREEN_MODE && _POSIX_PRIORITIZED_IO > 0 && sysconf(_SC_PRIORITIZED_IO) > 0);
+#else
+	ck_assert(!GREEN_MODE && sysconf(_SC_PRIORITIZED_IO) <= 0);
 #endif
-	ck_assert(sysconf(_SC_PRIORITIZED_IO) <= 0);
+#ifdef _POSIX_PRIORITY_SCHEDULING
+	ck_assert(GREEN_MODE && _POSIX_PRIORITY_SCHEDULING > 0 && sysconf(_SC_PRIORITY_SCHEDULING) > 0);
+#else
+	ck_assert(!GREEN_MODE && sysconf(_SC_PRIORITY_SCHEDULING) <= 0);
+#endif
 	if (!GREEN_MODE) return;
 	ck_assert(sysconf(_SC_THREAD_PRIO_INHERIT) > 0);
 	ck_assert(sysconf(_SC_THREAD_ROBUST_PRIO_INHERIT) > 0);
@@ -165,8 +172,8 @@ START_TEST(refusals_documented)
 #else
 	ck_assert(!GREEN_MODE);
 #endif
-	/* process scheduling (sched_setscheduler) is not offered: the
-	 * header and sysconf agree */
+	/* process scheduling (sched_setscheduler): the header and sysconf
+	 * agree (prio_options_advertised) */
 #ifdef _POSIX_PRIORITY_SCHEDULING
 	ck_assert(sysconf(_SC_PRIORITY_SCHEDULING) > 0);
 #else
@@ -429,7 +436,9 @@ static void *pi_medium(void *arg)
 	return 0;
 }
 
-static void pi_run(int protocol, const char *expect)
+/* shared: the mutex is a process-shared robust one (its waiters of
+ * the owner's process lend their level: pmutex.c) */
+static void pi_run(int protocol, int shared, const char *expect)
 {
 	pthread_mutexattr_t ma;
 	pthread_t t[3];
@@ -437,6 +446,10 @@ static void pi_run(int protocol, const char *expect)
 
 	ck_assert_int_eq(pthread_mutexattr_init(&ma), 0);
 	ck_assert_int_eq(pthread_mutexattr_setprotocol(&ma, protocol), 0);
+	if (shared) {
+		ck_assert_int_eq(pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED), 0);
+		ck_assert_int_eq(pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST), 0);
+	}
 	ck_assert_int_eq(pthread_mutex_init(&pim, &ma), 0);
 	pthread_mutexattr_destroy(&ma);
 	sem_init(&pis, 0, 0);
@@ -460,8 +473,10 @@ static void pi_run(int protocol, const char *expect)
 
 START_TEST(priority_inheritance)
 {
-	pi_run(PTHREAD_PRIO_INHERIT, "LHMl");
-	pi_run(PTHREAD_PRIO_NONE, "MLHl");
+	pi_run(PTHREAD_PRIO_INHERIT, 0, "LHMl");
+	pi_run(PTHREAD_PRIO_NONE, 0, "MLHl");
+	pi_run(PTHREAD_PRIO_INHERIT, 1, "LHMl");
+	pi_run(PTHREAD_PRIO_NONE, 1, "MLHl");
 }
 END_TEST
 

@@ -2,14 +2,17 @@
  * check_pshared.c — Check suite: process-shared mutexes, condition
  * variables, rwlocks, barriers and robust mutexes, used by a parent and
  * a forked child (each with threads of its own) through an anonymous
- * MAP_SHARED mapping.  The processes meet on the shared objects
+ * MAP_SHARED mapping; and the order in which the waiters of two
+ * processes are woken (priority_order).  The processes meet on the shared objects
  * themselves or on pipes; alarm() in the child is only a hang guard.
  */
 #include <errno.h>
 #include <sys/syscall.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -648,6 +651,147 @@ START_TEST(robust_reinit_held)
 }
 END_TEST
 
+/* ---- priority order across processes (green mode)
+ *
+ * Two children each start three waiter threads at SCHED_FIFO priorities
+ * on one process-shared object the parent holds (or a semaphore at 0):
+ * child A at 20, 30, 20, then child B at 30, 10, 40.  The best waiter in
+ * either process must go first, FIFO among equals: B's 40, A's 30, B's
+ * 30 (A waited first), A's first 20, A's second 20, B's 10.  Each
+ * waiter writes its tag to a pipe when it gets the object.
+ *
+ * When the waiters wait: a child's main thread runs at level 0 and
+ * yields after creating them; being SCHED_FIFO and above it, they all
+ * run until they block on the object before main runs again and
+ * writes its ready byte.  The parent starts child B only once A is
+ * ready, so A's waiters come first.  In 1:1 mode the order is the
+ * kernel's (real-time priorities across processes), not tested here. */
+
+enum { ORD_SEM, ORD_MUTEX, ORD_COND, ORD_RWLOCK };
+#define ORD_N 3
+static const int ord_prio[2][ORD_N] = { { 20, 30, 20 }, { 30, 10, 40 } };
+
+struct order {
+	sem_t sem;
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	pthread_rwlock_t rw;
+	volatile int go;            /* cond: signals not yet taken */
+	int kind, out;              /* the tag pipe's write end */
+};
+
+struct order_arg {
+	struct order *o;
+	char tag;
+};
+
+static void *order_waiter(void *p)
+{
+	struct order_arg *a = p;
+	struct order *o = a->o;
+
+	switch (o->kind) {
+	case ORD_SEM:
+		CHILD_OK(sem_wait(&o->sem) == 0);
+		CHILD_OK(write(o->out, &a->tag, 1) == 1);
+		break;
+	case ORD_MUTEX:
+		CHILD_OK(pthread_mutex_lock(&o->m) == 0);
+		CHILD_OK(write(o->out, &a->tag, 1) == 1);
+		CHILD_OK(pthread_mutex_unlock(&o->m) == 0);
+		break;
+	case ORD_COND:
+		CHILD_OK(pthread_mutex_lock(&o->m) == 0);
+		while (!o->go) CHILD_OK(pthread_cond_wait(&o->c, &o->m) == 0);
+		o->go--;
+		CHILD_OK(write(o->out, &a->tag, 1) == 1);
+		CHILD_OK(pthread_mutex_unlock(&o->m) == 0);
+		break;
+	case ORD_RWLOCK:
+		CHILD_OK(pthread_rwlock_wrlock(&o->rw) == 0);
+		CHILD_OK(write(o->out, &a->tag, 1) == 1);
+		CHILD_OK(pthread_rwlock_unlock(&o->rw) == 0);
+		break;
+	}
+	return 0;
+}
+
+static void order_child(struct order *o, int which, int ready)
+{
+	struct order_arg a[ORD_N];
+	pthread_t t[ORD_N];
+	pthread_attr_t at;
+	struct sched_param sp;
+
+	for (int i = 0; i < ORD_N; i++) {
+		a[i] = (struct order_arg){ o, (char)((which ? 'a' : 'A') + i) };
+		CHILD_OK(pthread_attr_init(&at) == 0);
+		CHILD_OK(pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED) == 0);
+		CHILD_OK(pthread_attr_setschedpolicy(&at, SCHED_FIFO) == 0);
+		sp.sched_priority = ord_prio[which][i];
+		CHILD_OK(pthread_attr_setschedparam(&at, &sp) == 0);
+		CHILD_OK(pthread_create(&t[i], &at, order_waiter, &a[i]) == 0);
+		pthread_attr_destroy(&at);
+	}
+	sched_yield();      /* every waiter runs, above main, until it blocks */
+	CHILD_OK(write(ready, "r", 1) == 1);
+	for (int i = 0; i < ORD_N; i++) CHILD_OK(pthread_join(t[i], 0) == 0);
+	_exit(0);
+}
+
+START_TEST(priority_order)
+{
+	/* B's 40 (c), A's 30 (B), B's 30 (a), A's 20s (A, C), B's 10 (b) */
+	static const char want[] = "cBaACb";
+	static const char *names[] = { "semaphore", "mutex", "condition", "rwlock" };
+	struct order *o;
+	int tags[2], ready[2];
+	char got[sizeof want] = { 0 }, r;
+	pid_t pid[2];
+
+	if (!GREEN_MODE) {
+		fprintf(stderr, "SKIP: priority order across processes is green's (1:1: the kernel's)\n");
+		return;
+	}
+	o = shared_alloc(sizeof *o);
+	o->kind = _i;
+	ck_assert_int_eq(sem_init(&o->sem, 1, 0), 0);
+	init_mutex(&o->m, 0);
+	init_cond(&o->c, CLOCK_REALTIME);
+	{
+		pthread_rwlockattr_t ra;
+		pthread_rwlockattr_init(&ra);
+		pthread_rwlockattr_setpshared(&ra, PTHREAD_PROCESS_SHARED);
+		ck_assert_int_eq(pthread_rwlock_init(&o->rw, &ra), 0);
+		pthread_rwlockattr_destroy(&ra);
+	}
+	ck_assert_int_eq(pipe(tags), 0);
+	ck_assert_int_eq(pipe(ready), 0);
+	o->out = tags[1];
+	if (_i == ORD_MUTEX) ck_assert_int_eq(pthread_mutex_lock(&o->m), 0);
+	if (_i == ORD_RWLOCK) ck_assert_int_eq(pthread_rwlock_wrlock(&o->rw), 0);
+	for (int w = 0; w < 2; w++) {
+		if (!(pid[w] = fork_child())) order_child(o, w, ready[1]);
+		ck_assert_int_eq(read(ready[0], &r, 1), 1);
+	}
+	if (_i == ORD_MUTEX) ck_assert_int_eq(pthread_mutex_unlock(&o->m), 0);
+	if (_i == ORD_RWLOCK) ck_assert_int_eq(pthread_rwlock_unlock(&o->rw), 0);
+	for (int i = 0; i < (int)sizeof want - 1; i++) {
+		if (_i == ORD_SEM) ck_assert_int_eq(sem_post(&o->sem), 0);
+		if (_i == ORD_COND) {
+			ck_assert_int_eq(pthread_mutex_lock(&o->m), 0);
+			o->go++;
+			ck_assert_int_eq(pthread_cond_signal(&o->c), 0);
+			ck_assert_int_eq(pthread_mutex_unlock(&o->m), 0);
+		}
+		ck_assert_int_eq(read(tags[0], &got[i], 1), 1);
+	}
+	reap_ok(pid[0]);
+	reap_ok(pid[1]);
+	ck_assert_msg(!strcmp(got, want), "%s: woken in order %s, want %s", names[_i], got, want);
+}
+END_TEST
+
 Suite *suite_pshared(void)
 {
 	Suite *s = suite_create("pshared");
@@ -665,6 +809,7 @@ Suite *suite_pshared(void)
 	tcase_add_test(tc, robust_owner_killed_no_waiter);
 	tcase_add_test(tc, robust_thread_exit);
 	tcase_add_test(tc, robust_reinit_held);
+	tcase_add_loop_test(tc, priority_order, ORD_SEM, ORD_RWLOCK + 1);
 	suite_add_tcase(s, tc);
 	return s;
 }

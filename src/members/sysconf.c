@@ -10,8 +10,10 @@
  *   variants              green mode only: green's own priority-ceiling
  *                          and priority-inheritance mutexes, robust or
  *                          not (<unistd.h> overlay: the _POSIX_ macros)
- *   _SC_PRIORITY_SCHEDULING, _SC_PRIORITIZED_IO  musl's -1 in both
- *                          modes (docs/posix.md says why)
+ *   _SC_PRIORITY_SCHEDULING, _SC_PRIORITIZED_IO  green mode only:
+ *                          process scheduling and priority-ordered
+ *                          process-shared waits, AIO by aio_reqprio;
+ *                          1:1 keeps musl's -1 (docs/posix.md says why)
  *   _SC_NPROCESSORS_ONLN   green mode only: 1, the processors the
  *                          program's threads run on at once (they all
  *                          run on one kernel thread); with it get_nprocs
@@ -36,6 +38,8 @@ long __wrap_sysconf(int name)
 	case _SC_THREAD_PRIO_INHERIT:
 	case _SC_THREAD_ROBUST_PRIO_INHERIT:
 	case _SC_THREAD_ROBUST_PRIO_PROTECT:
+	case _SC_PRIORITY_SCHEDULING:
+	case _SC_PRIORITIZED_IO:
 		return 200809L;
 	case _SC_NPROCESSORS_ONLN:
 		return 1;

@@ -15,6 +15,7 @@
 #include "thread/gfork.h"
 #include "base/report.h"
 #include "sync/sync.h"
+#include "sync/addrwait.h"
 
 hidden long __green_syscall(long n, long a, long b, long c, long d, long e, long f)
 {
@@ -72,6 +73,20 @@ hidden size_t green_tls_bytes(int *err)
 		break;
 	}
 	return 0;
+}
+
+/* A child forked before the first pthread_create keeps no parent's
+ * pid for its process-shared objects either (pshared.c caches it; the
+ * musl build resets it from its own fork: atfork.c).  Once threads are
+ * on, __green_fork_child (below) does this and more. */
+static void pshared_child(void)
+{
+	if (!green_active()) __green_pshared_reset();
+}
+
+__attribute__((constructor)) static void pshared_fork_hook(void)
+{
+	pthread_atfork(0, 0, pshared_child);
 }
 
 hidden void green_libc_threads_on(struct green_thread *m)

@@ -28,17 +28,29 @@
  *             └──── aio_cancel, close ──────────> request freed
  *
  * The table (__green_aio_reqs) holds every request not yet complete,
- * oldest first.  A request is held while an older one on the same
+ * oldest first.  A request is held while another on the same
  * descriptor must go first:
  *
  *   - aio_fsync covers the requests queued before it (POSIX), so it
  *     waits for every older request on its descriptor;
  *   - requests at the file position — writes with O_APPEND, and reads
- *     and writes of a pipe, socket or terminal — keep the order of the
- *     calls (POSIX, for appends), each direction on its own, so a read
- *     waiting for a reply never holds back the write that asks for it;
+ *     and writes of a pipe, socket or terminal — go one at a time, each
+ *     direction on its own, so a read waiting for a reply never holds
+ *     back the write that asks for it; appends in the order of the calls
+ *     (POSIX), the others by priority (below), in the order of the calls
+ *     among equals;
  *
  * or while the ring is full.  Each completion starts what it unblocked.
+ *
+ * Priorities (_POSIX_PRIORITIZED_IO).  A request's priority is its
+ * submitter's scheduling level less aio_reqprio (POSIX: "a base
+ * scheduling priority minus aio_reqprio").  Held requests start
+ * highest priority first, FIFO among equals: a lower-priority request
+ * that waits behind another on its stream, or for room in the ring,
+ * goes after a higher one queued later.  What the backend then does
+ * with the requests it has is its own: the kernel runs the ring's in
+ * the order it chooses (at most 64 there at once), and the workers of
+ * aio_worker.c run at their creator's level, FIFO (docs/io.md).
  *
  * Completion happens inside a no-preempt section (in the reaper, a
  * worker, or aio_cancel for a held request): the aiocb's result is set,
@@ -80,6 +92,7 @@
 #include "aio_impl.h"
 #include "aio/aioreq.h"
 #include "base/valgrind-glue.h"
+#include "sched/runq.h"
 
 /* <aio.h> names the 64 variants as macros under _GNU_SOURCE: the
  * aliases below define them as symbols, as musl's members do */
@@ -129,13 +142,24 @@ static void unlink_req(struct aio_req *r)
 	r->next = r->prev = 0;
 }
 
-/* Must r wait for an older request of its descriptor? */
+/* a before b: the higher priority, or the older among equals */
+static int goes_before(const struct aio_req *a, const struct aio_req *b)
+{
+	return a->prio != b->prio ? a->prio > b->prio : a->serial < b->serial;
+}
+
+/* Must r wait for another request of its descriptor? */
 static int held_back(const struct aio_req *r)
 {
-	for (const struct aio_req *p = r->prev; p; p = p->prev) {
-		if (p->fd != r->fd) continue;
-		if (r->op >= AIO_OP_FSYNC) return 1;
-		if (r->ordered && p->ordered && p->op == r->op) return 1;
+	for (const struct aio_req *p = __green_aio_reqs; p; p = p->next) {
+		if (p == r || p->fd != r->fd) continue;
+		if (r->op >= AIO_OP_FSYNC) {
+			if (p->serial < r->serial) return 1;
+			continue;
+		}
+		if (!r->ordered || !p->ordered || p->op != r->op) continue;
+		if (p->state == AIO_STARTED) return 1;
+		if (r->append || p->append ? p->serial < r->serial : goes_before(p, r)) return 1;
 	}
 	return 0;
 }
@@ -164,8 +188,8 @@ static int start(struct aio_req *r)
 }
 
 /*
- * Start the held requests that nothing holds back any more, oldest
- * first.  No room (EAGAIN) while others are in progress: they stay held
+ * Start the held requests that nothing holds back any more, highest
+ * priority first, oldest first among equals.  No room (EAGAIN) while others are in progress: they stay held
  * until the next completion.  Any other failure completes the request
  * with that error.  A start may park, and the table change meanwhile: so
  * after each the scan begins again, and a completion that comes while a
@@ -184,15 +208,15 @@ static void release(void)
 	}
 	releasing = 1;
 	do {
+		struct aio_req *best = 0;
 		release_due = 0;
-		for (r = __green_aio_reqs; r; r = r->next) {
-			if (r->state != AIO_HELD || held_back(r)) continue;
-			err = start(r);
-			if (err == EAGAIN && any_started()) break;
-			if (err) __green_aio_done(r, -err);
-			release_due = 1;
-			break;
-		}
+		for (r = __green_aio_reqs; r; r = r->next)
+			if (r->state == AIO_HELD && (!best || goes_before(r, best)) && !held_back(r)) best = r;
+		if (!(r = best)) break;
+		err = start(r);
+		if (err == EAGAIN && any_started()) break;
+		if (err) __green_aio_done(r, -err);
+		release_due = 1;
 	} while (release_due);
 	releasing = 0;
 }
@@ -369,6 +393,7 @@ static int prepare(struct aio_req *r, struct aiocb *cb, int op, int *bad)
 	*bad = 0;
 	if (!__green_aio_sigevent_ok(&cb->aio_sigevent)) return EINVAL;
 	fl = __syscall(SYS_fcntl, fd, F_GETFL);
+	r->prio = green_level(__green_cur) - (cb->aio_reqprio > 0 ? cb->aio_reqprio : 0);
 	if (op >= AIO_OP_FSYNC) return fl < 0 ? EBADF : 0;   /* only the descriptor and sigevent count */
 	if (cb->aio_reqprio < 0 || cb->aio_nbytes > SSIZE_MAX) return EINVAL;
 	if (fl < 0 || (op == AIO_OP_READ ? O_WRONLY : O_RDONLY) == (fl & O_ACCMODE)) {
@@ -376,12 +401,12 @@ static int prepare(struct aio_req *r, struct aiocb *cb, int op, int *bad)
 		return 0;
 	}
 	if (op == AIO_OP_WRITE && (fl & O_APPEND)) {
-		r->ordered = 1;   /* appends, in the order of the calls */
+		r->ordered = r->append = 1;   /* appends, in the order of the calls */
 	} else if (seekable(fd)) {
 		if (cb->aio_offset < 0) return EINVAL;
 		r->off = cb->aio_offset;
 	} else {
-		r->ordered = 1;   /* a stream: in the order of the calls */
+		r->ordered = 1;   /* a stream: one at a time */
 	}
 	return 0;
 }

@@ -20,8 +20,14 @@
  * the call has returned finds cancellation disabled again, and the
  * request completes with the call's result.  Either way aio_cancel waits
  * for the worker, so every started request ends before it returns.
+ *
+ * A worker runs at its request's priority (aio.c: the submitter's level
+ * less aio_reqprio), SCHED_FIFO at that level when it is above 0, else
+ * SCHED_OTHER: of the workers ready at once, the highest-priority
+ * request's makes its call first, FIFO among equals.
  */
 #include <errno.h>
+#include <sched.h>
 #include <unistd.h>
 #include "base/gthread.h"
 #include "base/section.h"
@@ -90,6 +96,12 @@ hidden int __green_aio_worker_start(struct aio_req *r)
 	r->running = 0;   /* `cancel` stays: an aio_cancel may have asked already */
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+	if (r->prio > 0) {
+		struct sched_param sp = { .sched_priority = r->prio };
+		pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+		pthread_attr_setschedparam(&a, &sp);
+	}
 	if (__green_aio_spawn(&a, work, r, &r->worker)) return EAGAIN;
 	pthread_setname_np(r->worker, "aio worker");
 	return 0;

@@ -54,7 +54,9 @@ struct aio_req {
 	uint64_t serial;               /* unique: the ring's name for it */
 	off_t off;                     /* -1: at the file position (O_APPEND, a stream) */
 	int fd, op, state;
-	unsigned char ordered;         /* keeps its place among the fd's others of its op */
+	unsigned char ordered;         /* one at a time among the fd's others of its op */
+	unsigned char append;          /* ... and in the order of the calls (O_APPEND) */
+	int prio;                      /* the submitter's level less aio_reqprio */
 	unsigned char cancel;          /* aio_cancel asked: a start that parked gives up */
 	unsigned char resubmitted;     /* times the kernel dropped it uncancelled (aio_ring.c) */
 	unsigned char complete;        /* done, with res; the aiocb may be gone */

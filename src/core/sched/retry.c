@@ -5,8 +5,8 @@
  * looks (GREEN_RETRY_MS), never longer, so that a late event costs at
  * most 4 ms and a long wait a wake-up every 4 ms.  One schedule serves
  * every such wait: the I/O layer's polled calls (src/sysio/), the
- * process-shared words (pshared.c), the named semaphores (sem.c) and
- * the io_uring's full queue (aio_ring.c).
+ * process-shared words and the waiter board's slots (pshared.c,
+ * board.c) and the io_uring's full queue (aio_ring.c).
  */
 #include <errno.h>
 #include "base/gthread.h"

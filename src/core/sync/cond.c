@@ -32,13 +32,18 @@
  *   deadline / cancel ──> RUNNABLE without the mutex: re-acquire it first
  *
  * A process-shared condition, or a wait with a process-shared mutex,
- * cannot queue threads of several processes on one green queue.  It
- * waits on a sequence word instead (shared_wait): the waiter notes the
- * word, releases the mutex and parks while the word is unchanged
- * (pshared.c); a signal bumps the word and wakes one waiter of its own
- * process, or asks the kernel to wake one elsewhere.  The woken waiter
- * then locks the mutex as any thread would.  A signal may wake more
- * than one such waiter (a spurious wake-up, which POSIX permits).
+ * cannot queue threads of several processes on one green queue.  The
+ * waiter of a shared condition joins the waiter board instead (board.c)
+ * before it releases the mutex, and parks on its slot; a signal wakes
+ * the best slot (the highest priority, FIFO among equals, in every
+ * process), a broadcast every one.  The woken waiter then locks the
+ * mutex as any thread would.  The sequence word seq is bumped by a
+ * signal that leaves no slot waiting (a broadcast, the last waiter's
+ * signal, or one that found nobody on the board): it releases the
+ * waiters without a slot (no board, or a private condition used with a
+ * shared mutex), which park while it is unchanged (pshared.c), and
+ * every slot waiter that sees it move (a spurious wake-up, which POSIX
+ * permits).
  *
  * Destroying a shared condition.  POSIX lets a thread destroy a
  * condition as soon as no thread is blocked on it, which includes right
@@ -69,6 +74,7 @@
 #include "base/words.h"
 #include "sched/runq.h"
 #include "sync/sync.h"
+#include "sync/board.h"
 
 _Static_assert(sizeof(struct gcond) <= sizeof(pthread_cond_t), "gcond fits");
 
@@ -100,8 +106,11 @@ int pthread_cond_destroy(pthread_cond_t *c)
  * private ones none (tests/nolock.sh). */
 static __attribute__((noinline)) void shared_signal(struct gcond *c, int n)
 {
+	int k = c->shared ? __green_board_wake(&c->id, n, 0, 0) : 0, prio;
+
+	if (k == n && __green_board_best(&c->id, 0, 0, &prio) >= 0) return;   /* others still wait */
 	__sync_fetch_and_add(&c->seq, 1);
-	__green_pshared_wake(&c->seq, n, c->nwait > 0);
+	if (k < n) __green_pshared_wake(&c->seq, n - k, c->nwait > 0);
 }
 
 /* May a signal make its waiter t runnable at once, though the
@@ -202,6 +211,7 @@ static __attribute__((noinline)) int shared_wait(struct gcond *c, struct gmutex 
 {
 	struct green_thread *self = __green_cur;
 	uint64_t deadline = GREEN_NO_DEADLINE;
+	struct gslot *s;
 	unsigned step = 0;
 	int r, err, seq, count, got;
 
@@ -213,14 +223,26 @@ static __attribute__((noinline)) int shared_wait(struct gcond *c, struct gmutex 
 	}
 	__green_cancel_point();
 
+	s = c->shared ? __green_board_join(&c->id, 0) : 0;
 	seq = c->seq;
 	__sync_fetch_and_add(&c->nwait, 1);
 	c->wseq = seq;             /* under the mutex: see the top */
 	count = m->count;          /* at the same offset in both layouts */
 	m->count = 0;
 	__pthread_mutex_unlock((pthread_mutex_t *)m);
-	do r = GREEN_CP_WAIT(1, __green_pshared_wait(&c->seq, seq, deadline, GW_COND, c, &step));
-	while (!r && c->seq == seq);
+	if (s) {
+		do r = GREEN_CP_WAIT(1, __green_board_park(s, deadline, GW_COND, c, &step));
+		while (!r && !__green_board_woken(s) && c->seq == seq);
+		/* signalled as it gave up: a timeout was a wake-up; a cancel
+		 * passes the signal on (POSIX: it consumes none) */
+		if (__green_board_leave(s) && r) {
+			if (r == ECANCELED) shared_signal(c, 1);
+			else r = 0;
+		}
+	} else {
+		do r = GREEN_CP_WAIT(1, __green_pshared_wait(&c->seq, seq, deadline, GW_COND, c, &step));
+		while (!r && c->seq == seq);
+	}
 	/* the last to leave wakes a destroyer of this process; one elsewhere
 	 * sees the count at its next re-check */
 	if (!__sync_sub_and_fetch(&c->nwait, 1)) __green_pshared_wake(&c->nwait, INT_MAX, 0);

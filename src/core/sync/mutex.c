@@ -55,7 +55,8 @@
  * the ceiling is refused with EINVAL.
  *
  * Refused with ENOTSUP at pthread_mutex_init, never silently ignored:
- * priority inheritance or protection across processes (docs/posix.md).
+ * priority protection across processes (docs/posix.md); priority
+ * inheritance across processes is pmutex.c's.
  */
 #include <errno.h>
 #include "base/gthread.h"
@@ -83,7 +84,7 @@ int pthread_mutex_init(pthread_mutex_t *restrict m, const pthread_mutexattr_t *r
 	struct gmutex *g = (struct gmutex *)m;
 	unsigned type = a ? green_mutexattr_bits(a) : 0;
 
-	if ((type & GM_PSHARED) && (type & (GM_PI | GM_PROTECT))) return ENOTSUP;
+	if ((type & GM_PSHARED) && (type & GM_PROTECT)) return ENOTSUP;
 	if (!(type & GM_PROTECT)) type &= ~GM_CEIL_MASK;
 	held_forget(g);
 	__green_pmutex_forget((struct gpmutex *)g);

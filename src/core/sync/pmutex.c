@@ -16,9 +16,13 @@
  * and the owner is (pid, owner): the process's one kernel thread has the
  * process's pid as its tid, and green thread ids are unique within a
  * process.  PM_WAITERS tells unlock that someone may wait (in any
- * process): it wakes one, greenly if the waiter is here, else through
- * the kernel (pshared.c).  There is no hand-off: the woken thread
- * competes for the word like any newcomer.
+ * process): it wakes the best waiter on the waiter board (board.c:
+ * the highest priority, FIFO among equals, in every process), greenly
+ * if the waiter is here, else through the kernel.  There is no
+ * hand-off: the woken thread competes for the word with a newcomer (as
+ * with glibc); if it loses, it waits again with its old ticket.  A
+ * waiter re-checking the word on its own (pshared.c's 1, 2, 4 ms) takes
+ * it only when no better waiter is on the board.
  *
  * Robust mutexes (PTHREAD_MUTEX_ROBUST): each process keeps the ones its
  * threads hold on a list registered with set_robust_list, in the format
@@ -30,6 +34,15 @@
  * its process lives is handled here (__green_pmutex_owner_died) the same
  * way.  The link field is valid only in the owner's process, which alone
  * walks it.
+ *
+ * Priority inheritance (PTHREAD_PRIO_INHERIT), as far as one kernel
+ * thread per process allows: the waiters are ordered by priority as
+ * every shared mutex's are, and a waiter whose own process holds the
+ * mutex lends its level to the owner (boost_owner), which keeps it
+ * until it unlocks; then its boost is what its private PI and protect
+ * mutexes give it (mutex.c).  A waiter in another process cannot lend
+ * a level: the owner's level is its own process's business, and that
+ * process's one kernel thread has a kernel priority of its own.
  */
 #include <errno.h>
 #include <limits.h>
@@ -39,6 +52,8 @@
 #include "sched/gsched.h"
 #include "sync/addrwait.h"
 #include "sync/sync.h"
+#include "sync/board.h"
+#include "sched/runq.h"
 
 _Static_assert(sizeof(struct gpmutex) <= sizeof(pthread_mutex_t), "gpmutex fits");
 _Static_assert(offsetof(struct gpmutex, type) == offsetof(struct gmutex, type), "type word shared");
@@ -146,6 +161,13 @@ static int take(struct gpmutex *m, int waited)
 	return r;
 }
 
+/* Wake n waiters: the best on the board, or else on the word. */
+static void wake(struct gpmutex *m, int n)
+{
+	int k = __green_board_wake(&m->id, n, 0, 0);
+	if (k < n) __green_pshared_wake(&m->lock, n - k, 1);
+}
+
 /* Give the word up: free, or not recoverable; wake whoever may wait. */
 static void release(struct gpmutex *m, int notrec)
 {
@@ -163,15 +185,77 @@ static void release(struct gpmutex *m, int notrec)
 	__sync_synchronize();
 	if (robust) rl.pending = 0;
 	GREEN_LEAVE();
-	if (notrec) __green_pshared_wake(&m->lock, INT_MAX, 1);
-	else if (old & PM_WAITERS) __green_pshared_wake(&m->lock, 1, 1);
+	if (notrec) wake(m, INT_MAX);
+	else if (old & PM_WAITERS) wake(m, 1);
+	if ((m->type & GM_PI) && __green_cur->boost) {
+		/* after the wake: a woken waiter above the unboosted owner
+		 * runs before one in between */
+		GREEN_ENTER();
+		__green_mutex_reboost(__green_cur);
+		GREEN_LEAVE();
+	}
+}
+
+/* Wait until the word may be free: on a slot of the board, or on the
+ * word itself without one.  0 look again, ETIMEDOUT. */
+static int park(struct gpmutex *m, struct gslot *s, unsigned v, uint64_t deadline, unsigned *step)
+{
+	if (!s) return __green_pshared_wait(&m->lock, v, deadline, GW_ADDR, m, step);
+	return __green_board_park(s, deadline, GW_ADDR, m, step);
+}
+
+/* A waiter of the owner's own process lends the owner its level. */
+static void boost_owner(struct gpmutex *m)
+{
+	struct green_thread *o, *self = __green_cur;
+	int l = green_level(self);
+
+	if (!(m->type & GM_PI) || (m->lock & PM_TID) != (unsigned)me()) return;
+	GREEN_ENTER();
+	for (o = __green_all; o; o = o->all_next)
+		if (o->state != GS_EXITED && o->id == (unsigned)m->owner) break;
+	if (o && o != self && green_level(o) < l) {
+		o->boost = l;
+		green_relevel(o);
+		__green_runq_requeue(o, 0);
+	}
+	GREEN_LEAVE();
+}
+
+/* The slow path of a lock: on the board while the word is held, or
+ * while a better waiter is there. */
+static int contend(struct gpmutex *m, uint64_t deadline)
+{
+	struct gslot *s = __green_board_join(&m->id, 0);
+	unsigned v, step = 0;
+	int r, mine, timed = 0;
+
+	for (;;) {
+		mine = !s || __green_board_woken(s) || __green_board_first(s, 0, 0);
+		if (mine && (r = take(m, 1)) != EBUSY) break;
+		r = ETIMEDOUT;
+		if (timed) break;
+		if (s && __green_board_woken(s)) __green_board_rejoin(s);   /* lost it: wait again */
+		v = m->lock;
+		if (mine) {
+			if (!(v & PM_TID) || (int)v == PM_NOTREC) continue;
+			if (!(v & PM_WAITERS) &&
+			    __sync_val_compare_and_swap((volatile unsigned *)&m->lock, v, v | PM_WAITERS) != v)
+				continue;
+			v |= PM_WAITERS;
+			boost_owner(m);
+		}
+		if (park(m, s, v, deadline, &step) == ETIMEDOUT)
+			timed = 1;     /* one more try: free now is no timeout */
+	}
+	if (s) __green_board_leave(s);
+	return r;
 }
 
 hidden int __green_pmutex_lock(struct gpmutex *m, clockid_t clk, const struct timespec *at, int try)
 {
 	uint64_t deadline = GREEN_NO_DEADLINE;
-	unsigned v, step = 0;
-	int r, err, waited = 0, timed = 0;
+	int r, err;
 
 	if (owned(m)) {
 		switch (m->type & 3) {
@@ -186,23 +270,13 @@ hidden int __green_pmutex_lock(struct gpmutex *m, clockid_t clk, const struct ti
 			break;    /* NORMAL relocks deadlock, as POSIX says */
 		}
 	}
-	for (;;) {
-		r = take(m, waited);
-		if (r != EBUSY || try) return r;
-		if (timed) return ETIMEDOUT;
-		if (at && !waited) {
-			deadline = __green_deadline(clk, at, &err);
-			if (err) return err;
-		}
-		v = m->lock;
-		if (!(v & PM_TID) || (int)v == PM_NOTREC) continue;
-		if (!(v & PM_WAITERS) &&
-		    __sync_val_compare_and_swap((volatile unsigned *)&m->lock, v, v | PM_WAITERS) != v)
-			continue;
-		waited = 1;
-		r = __green_pshared_wait(&m->lock, v | PM_WAITERS, deadline, GW_ADDR, m, &step);
-		if (r == ETIMEDOUT) timed = 1;     /* one more try: free now is no timeout */
+	r = take(m, 0);
+	if (r != EBUSY || try) return r;
+	if (at) {
+		deadline = __green_deadline(clk, at, &err);
+		if (err) return err;
 	}
+	return contend(m, deadline);
 }
 
 hidden int __green_pmutex_unlock(struct gpmutex *m)
@@ -260,7 +334,7 @@ hidden void __green_pmutex_owner_died(struct green_thread *t)
 		while (__sync_val_compare_and_swap((volatile unsigned *)&m->lock, old,
 		                                   (old & PM_WAITERS) | PM_DIED) != old)
 			old = m->lock;
-		__green_pshared_wake(&m->lock, 1, 1);
+		wake(m, 1);
 	}
 	GREEN_LEAVE();
 }

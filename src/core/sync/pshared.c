@@ -28,6 +28,11 @@
  *              (FUTEX_WAKE, not private) to wake the rest only when the
  *              object says other waiters may exist.
  *
+ * Before the first pthread_create (green_active() is 0) the program's
+ * signal handlers are the kernel's, which only ppoll's atomic mask can
+ * make interrupt the idle wait: a single-threaded process then waits in
+ * ppoll until its next re-check instead.
+ *
  * Trade-offs (measured in docs/sync.md): an idle process notices a
  * wake from another process as fast as the kernel wakes a futex waiter;
  * a busy one within its re-check interval.  The idle futex wait cannot
@@ -159,7 +164,11 @@ hidden int __green_pshared_idle(uint64_t deadline, const uint64_t *mask)
 	uint64_t now = __green_now(), d = deadline > now ? deadline - now : 0;
 	ts.tv_sec = d / 1000000000u;
 	ts.tv_nsec = d % 1000000000u;
-	if (no_waitv || !n) {
+	/* before the first thread, signals are the kernel's: a handler run
+	 * between unblocking and futex_waitv would leave no trace, and the
+	 * wait it should interrupt (sem_wait's EINTR) would go on; ppoll
+	 * takes the mask atomically, and the re-checks notice the words */
+	if (no_waitv || !n || !green_active()) {
 		r = __syscall(GREEN_SYS_PPOLL, 0, 0,
 		              green_k_ts(deadline == GREEN_NO_DEADLINE ? 0 : &ts, kts),
 		              mask, _NSIG / 8);

@@ -26,10 +26,15 @@
  * A process-shared rwlock (struct gprw) keeps all its state in words of
  * its own: the lock word counts readers or says "writer", the writer is
  * named by pid and thread id, and waiters of every process are counted.
- * Waiters park on the lock word (pshared.c) and retry when it changes;
- * there is no hand-off and no queue, so the policy is the simple one: a
- * reader gets in whenever no writer holds the lock (writers can starve
- * under a stream of readers; the kind is kept but not applied).
+ * Waiters join the waiter board (board.c), a writer's slot flagged
+ * PRW_SLOT_WRITER.  When the lock comes free, the best waiter (the
+ * highest priority, FIFO among equals, in every process) is woken: a
+ * writer alone; a reader with every waiting reader above the best
+ * waiting writer's level.  There is no hand-off: a woken waiter takes
+ * the lock if the word allows it, and waits again, its ticket kept,
+ * if a newcomer was first.  A newcomer reader gets in whenever no
+ * writer holds the lock (writers can starve under a stream of readers;
+ * the kind is kept but not applied).
  */
 #include <errno.h>
 #include <limits.h>
@@ -39,6 +44,7 @@
 #include "sync/addrwait.h"
 #include "sched/runq.h"
 #include "base/gconfig.h"
+#include "sync/board.h"
 
 struct grw {
 	int readers;                  /* read locks held */
@@ -65,7 +71,9 @@ struct gprw {
 	int kind;                     /* as grw.kind, K_SHARED set */
 	volatile int nwait;           /* waiters in every process */
 	volatile int wpid, wid;       /* the writer: pid and thread id */
+	volatile int id;              /* the waiters' id on the board */
 };
+#define PRW_SLOT_WRITER 1
 _Static_assert(sizeof(struct gprw) <= sizeof(pthread_rwlock_t), "gprw fits");
 
 static int shared(pthread_rwlock_t *l) { return G(l)->kind & K_SHARED; }
@@ -101,12 +109,21 @@ static int ptake(struct gprw *p, int wr, int pid, int *seen)
  * every re-check of the word in between (pshared.c wakes it at least
  * every few milliseconds to look again): pthread_rwlock_destroy reads
  * nwait, and must not find 0 while a thread is still inside rdlock. */
+/* Wait until the lock may be taken: on a slot of the board, or on the
+ * lock word without one (it refused as v). */
+static int ppark(struct gprw *p, struct gslot *s, int v, uint64_t deadline, unsigned *step)
+{
+	if (!s) return __green_pshared_wait(&p->lk, v, deadline, GW_RWLOCK, p, step);
+	return __green_board_park(s, deadline, GW_RWLOCK, p, step);
+}
+
 static int plock(pthread_rwlock_t *l, int wr, clockid_t clk, const struct timespec *at, int try)
 {
 	struct gprw *p = P(l);
 	uint64_t deadline = GREEN_NO_DEADLINE;
+	struct gslot *s;
 	unsigned step = 0;
-	int pid = __green_pshared_pid(), v, r = 0, err;
+	int pid = __green_pshared_pid(), v, r = 0, err, mine, timed = 0;
 
 	if (pwriter_is_me(p, pid)) return EDEADLK;
 	if (ptake(p, wr, pid, &v)) return 0;
@@ -116,15 +133,39 @@ static int plock(pthread_rwlock_t *l, int wr, clockid_t clk, const struct timesp
 		if (err) return err;
 	}
 	__sync_fetch_and_add(&p->nwait, 1);
-	while (!ptake(p, wr, pid, &v)) {
-		if (__green_pshared_wait(&p->lk, v, deadline, GW_RWLOCK, p, &step) == ETIMEDOUT) {
-			/* the last look, as the unshared lock makes at its deadline */
-			r = ptake(p, wr, pid, &v) ? 0 : ETIMEDOUT;
+	s = __green_board_join(&p->id, wr ? PRW_SLOT_WRITER : 0);
+	for (;;) {
+		mine = !s || __green_board_woken(s) || __green_board_first(s, 0, 0);
+		if (mine && ptake(p, wr, pid, &v)) break;
+		if (timed) {
+			r = ETIMEDOUT;   /* the last look, as the unshared lock makes at its deadline */
 			break;
 		}
+		if (s && __green_board_woken(s)) __green_board_rejoin(s);   /* a newcomer was first */
+		if (mine && p->lk != v) continue;
+		timed = ppark(p, s, v, deadline, &step) == ETIMEDOUT;
 	}
+	if (s) __green_board_leave(s);
 	__sync_fetch_and_sub(&p->nwait, 1);
 	return r;
+}
+
+/* The lock came free: wake the best waiter, a writer alone, a reader
+ * with the readers above every waiting writer; nobody on the board:
+ * the waiters on the word. */
+static void pwake(struct gprw *p)
+{
+	int prio, wprio = -1, f = __green_board_best(&p->id, 0, 0, &prio);
+
+	if (f < 0) {
+		__green_pshared_wake(&p->lk, INT_MAX, 1);
+	} else if (f & PRW_SLOT_WRITER) {
+		__green_board_wake(&p->id, 1, 0, 0);
+	} else {
+		__green_board_best(&p->id, PRW_SLOT_WRITER, PRW_SLOT_WRITER, &wprio);
+		__green_board_wake(&p->id, 1, 0, 0);
+		__green_board_wake_from(&p->id, PRW_SLOT_WRITER, 0, wprio + 1);
+	}
 }
 
 static int punlock(pthread_rwlock_t *l)
@@ -136,7 +177,7 @@ static int punlock(pthread_rwlock_t *l)
 		p->wpid = p->wid = 0;
 		__sync_lock_test_and_set(&p->lk, 0);
 		__sync_synchronize();
-		if (p->nwait) __green_pshared_wake(&p->lk, INT_MAX, 1);
+		if (p->nwait) pwake(p);
 		return 0;
 	}
 	if (!__green_cur->rdlocks) return EPERM;
@@ -145,7 +186,7 @@ static int punlock(pthread_rwlock_t *l)
 		if (v <= 0) return EPERM;
 	} while (__sync_val_compare_and_swap(&p->lk, v, v - 1) != v);
 	__green_cur->rdlocks--;
-	if (v == 1 && p->nwait) __green_pshared_wake(&p->lk, INT_MAX, 1);
+	if (v == 1 && p->nwait) pwake(p);
 	return 0;
 }
 

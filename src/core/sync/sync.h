@@ -66,6 +66,7 @@ struct gcond {
 	volatile int seq;             /* shared waits (cond.c): bumped by every signal */
 	volatile int nwait;           /* threads in shared waits, in every process */
 	volatile int wseq;            /* the seq the latest shared waiter saw */
+	volatile int id;              /* shared waiters' id on the board (board.c) */
 };
 
 /* A process-shared mutex (pmutex.c): no pointers, the lock word is the
@@ -76,6 +77,7 @@ struct gpmutex {
 	volatile int lock;            /* 0, or owner pid | waiters | owner died */
 	volatile int owner;           /* the owning green thread's id in its process */
 	void *volatile next;          /* the owner process's robust list */
+	volatile int id;              /* its waiters' id on the board (board.c) */
 };
 
 hidden int __green_mutex_acquire(struct gmutex *, uint64_t deadline, int woken);
