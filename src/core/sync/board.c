@@ -10,8 +10,9 @@
  * only to its own process.  So the waiters write it down where every
  * process can read it: one board per user, a small file in /dev/shm
  * (green-waiters-UID, mode 0600; green-waiters-be-UID on a big-endian
- * CPU) that each process maps on its first shared wait or wake.  The objects are too small for a queue (musl's
- * ABI fixes sizeof(sem_t) at 16 bytes on 32-bit CPUs), so an object
+ * CPU) that each process maps on its first shared wait or wake.  The
+ * objects are too small for a queue (musl's ABI fixes sizeof(sem_t) at
+ * 16 bytes on 32-bit CPUs), so an object
  * keeps only an id word, drawn from the board's counter the first time
  * anyone waits on it; the board holds one slot per waiting thread:
  *
@@ -56,8 +57,8 @@
  * a dead waiter look alive: its slot is then woken in vain, once.
  *
  * Where the board is missing (no /dev/shm, a file of another layout, no
- * room: 511 slots; or two
- * users sharing an object, each with a board of their own), a waiter
+ * room: 511 slots; or two users sharing an object, each with a board of
+ * their own), a waiter
  * parks on the object's own word as before and a waker that finds no
  * slot wakes that word: order is then the kernel's and the re-checks',
  * but no wake is lost.
