@@ -219,7 +219,20 @@ hidden void *__race_map_get(const struct race_map *, uintptr_t key);
 hidden void __race_map_put(struct race_map *, uintptr_t key, void *val);
 hidden void __race_map_del(struct race_map *, uintptr_t key);
 
-/* ---- shadow.c */
+/* ---- shadow.c: the shadow of 1 GiB regions, RACE_NPLANE planes each */
+#define RACE_REGION_SHIFT 30
+#define RACE_NREGION (1u << (47 - RACE_REGION_SHIFT))
+#define RACE_PLANE_BYTES ((size_t)16 << (RACE_REGION_SHIFT - 3))
+#define RACE_CELL(c0, k) ((struct race_cell *)((char *)(c0) + (k) * RACE_PLANE_BYTES))
+extern hidden char *__race_region[RACE_NREGION];
+/* plane 0's record of a's granule, or 0 if its region has no shadow yet
+ * (nothing was recorded there) */
+static inline struct race_cell *race_shadow_if(uintptr_t a)
+{
+	size_t r = a >> RACE_REGION_SHIFT;
+	return r < RACE_NREGION && __race_region[r] ?
+	       (struct race_cell *)__race_region[r] + ((a & ((1ul << RACE_REGION_SHIFT) - 1)) >> 3) : 0;
+}
 hidden void __race_access(struct race_thread *, uintptr_t addr, size_t size,
                           int write, int atomic, uint32_t node, uint32_t pc);
 hidden void __race_check_free(struct race_thread *, uintptr_t addr, size_t size,

@@ -30,7 +30,8 @@
  *      rule, on any subset of the bytes rather than the same bytes only).
  *      A record of t's same epoch, kind and stack, at the same pc, takes
  *      the new bytes into its mask (a loop over a buffer's bytes keeps one
- *      record per granule).  Else a free plane takes it; else a record is
+ *      record per granule), and then replaces the records it dominates
+ *      with its larger mask.  Else a free plane takes it; else a record is
  *      evicted: t's own oldest if it has one (its newer access stands for
  *      it in most later races), else one chosen by the clock's low bits.
  *      A race with an evicted access can go unseen.
@@ -49,13 +50,14 @@
 #include "race.h"
 #include "base/report.h"
 
-#define REGION_SHIFT 30
-#define NREGION (1u << (47 - REGION_SHIFT))
-#define PLANE_BYTES ((size_t)16 << (REGION_SHIFT - 3))
+#define REGION_SHIFT RACE_REGION_SHIFT
+#define NREGION RACE_NREGION
+#define PLANE_BYTES RACE_PLANE_BYTES
 #define REGION_OFF(a) ((size_t)((a) & ((1ul << REGION_SHIFT) - 1)) >> 3)
-#define CELL(c0, k) ((struct race_cell *)((char *)(c0) + (k) * PLANE_BYTES))
+#define CELL(c0, k) RACE_CELL(c0, k)
+#define region __race_region
 
-static char *region[NREGION];
+hidden char *__race_region[NREGION];
 
 static struct race_cell *shadow_slow(uintptr_t a)
 {
@@ -80,12 +82,7 @@ static inline struct race_cell *shadow_of(uintptr_t a)
 	return shadow_slow(a);
 }
 
-/* ... or 0 if its region has no shadow yet (nothing was recorded there) */
-static inline struct race_cell *shadow_if(uintptr_t a)
-{
-	size_t r = a >> REGION_SHIFT;
-	return r < NREGION && region[r] ? (struct race_cell *)region[r] + REGION_OFF(a) : 0;
-}
+#define shadow_if race_shadow_if
 
 /* A race between the access and record c: out of the hot path. */
 static __attribute__((noinline, cold)) void found(struct race_thread *t, uintptr_t a, size_t size,
@@ -147,9 +144,14 @@ static __attribute__((noinline)) void check_slow(struct race_thread *t, struct r
 			merged = k;
 			continue;
 		}
-		if (before && !(INFO_MASK(ci) & ~m) && !(ci & ~cur & INFO_W) && !(cur & ~ci & INFO_A))
+		if (before && !(ci & ~cur & INFO_W) && !(cur & ~ci & INFO_A))
 			dom |= 1u << k;
 	}
+	/* of those, the records whose bytes the access covers, or the
+	 * record it merged into (whose bytes are now more) */
+	if (merged >= 0) m = INFO_MASK(CELL(c0, merged)->info);
+	for (k = 0; k < n; k++)
+		if (dom >> k & 1 && (INFO_MASK(CELL(c0, k)->info) & ~m)) dom &= ~(1u << k);
 	if (merged >= 0) {
 		drop |= dom & ~(1u << merged);
 	} else {
