@@ -47,13 +47,17 @@ static inline void touch(const void *a, unsigned size, int write, const void *re
 			uint64_t key = t->vc.v[t->tid] << INFO_CLOCK_SHIFT |
 			               (uint64_t)t->tid << INFO_TID_SHIFT;
 			uint64_t need = ((1u << size) - 1) << (p & 7) | (write ? INFO_W : 0);
+			uint64_t ci = c0->info;
+			uint32_t x;
 			int k;
-			for (k = 0; k < RACE_NPLANE; k++) {
-				uint64_t ci = RACE_CELL(c0, k)->info;
-				if (!ci) break;
-				/* same thread and epoch, not atomic; its bytes and kind */
-				if (!((ci ^ key) & ~(uint64_t)0x1ff) && !(need & ~ci)) return;
-			}
+			/* same thread and epoch, not atomic; its bytes and kind */
+			if (!((ci ^ key) & ~(uint64_t)0x1ff) && !(need & ~ci)) return;
+			if (ci && (x = *RACE_EXT(c0)))
+				for (k = 0; k < RACE_NPLANE - 1; k++) {
+					ci = __race_pool[x].c[k].info;
+					if (!ci) break;
+					if (!((ci ^ key) & ~(uint64_t)0x1ff) && !(need & ~ci)) return;
+				}
 		}
 	}
 	touch_slow(a, size, write, ret);
