@@ -14,7 +14,9 @@
  */
 #include "race.h"
 
-static inline void touch(const void *a, unsigned size, int write, const void *ret)
+/* The whole check, in the detector's section. */
+static __attribute__((noinline)) void touch_slow(const void *a, unsigned size, int write,
+                                                 const void *ret)
 {
 	struct race_thread *t;
 	race_enter();
@@ -22,6 +24,43 @@ static inline void touch(const void *a, unsigned size, int write, const void *re
 	if (!t->ign[write])
 		__race_access(t, (uintptr_t)a, size, write, 0, RACE_NODE_LAZY, __race_pc(ret));
 	race_leave();
+}
+
+/*
+ * The fast path, inline in every hook: an access inside one granule that
+ * a record of the thread's current epoch already covers (its bytes, a
+ * write if this is one, not atomic) is done: most repeated accesses.  It
+ * only reads, a word at a time, so it needs no section: a tick that
+ * switches threads in the middle leaves the thread's own epoch as it was,
+ * and a record read is as good as the check made at the moment of its
+ * load (a handler or another thread may change it later, as it may after
+ * any check).  Everything else takes the whole check.
+ */
+static inline void touch(const void *a, unsigned size, int write, const void *ret)
+{
+	struct race_thread *t = __race_cache;
+	struct green_thread *g = __green_cur;
+	uintptr_t p = (uintptr_t)a;
+	if (__builtin_expect(t && t->g == g && t->gid == g->id && (p & 7) + size <= 8, 1)) {
+		struct race_cell *c0 = race_shadow_if(p);
+		if (c0) {
+			uint64_t key = t->vc.v[t->tid] << INFO_CLOCK_SHIFT |
+			               (uint64_t)t->tid << INFO_TID_SHIFT;
+			uint64_t need = ((1u << size) - 1) << (p & 7) | (write ? INFO_W : 0);
+			uint64_t ci = c0->info;
+			uint32_t x;
+			int k;
+			/* same thread and epoch, not atomic; its bytes and kind */
+			if (!((ci ^ key) & ~(uint64_t)0x1ff) && !(need & ~ci)) return;
+			if (ci && (x = *RACE_EXT(c0)))
+				for (k = 0; k < RACE_NPLANE - 1; k++) {
+					ci = __race_pool[x].c[k].info;
+					if (!ci) break;
+					if (!((ci ^ key) & ~(uint64_t)0x1ff) && !(need & ~ci)) return;
+				}
+		}
+	}
+	touch_slow(a, size, write, ret);
 }
 
 #define RET __builtin_return_address(0)

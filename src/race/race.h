@@ -219,7 +219,29 @@ hidden void *__race_map_get(const struct race_map *, uintptr_t key);
 hidden void __race_map_put(struct race_map *, uintptr_t key, void *val);
 hidden void __race_map_del(struct race_map *, uintptr_t key);
 
-/* ---- shadow.c */
+/* ---- shadow.c: the shadow of 1 GiB regions.  A region's shadow starts
+ * at a multiple of RACE_SHADOW_SPAN: its first record per granule (16
+ * bytes each, RACE_PLANE_BYTES), then a 4-byte index per granule of the
+ * block of its other records (0: none). */
+#define RACE_REGION_SHIFT 30
+#define RACE_NREGION (1u << (47 - RACE_REGION_SHIFT))
+#define RACE_PLANE_BYTES ((size_t)16 << (RACE_REGION_SHIFT - 3))
+#define RACE_SHADOW_SPAN ((uintptr_t)1 << 32)
+#define RACE_EXT(c0) ((uint32_t *)(((uintptr_t)(c0) & ~(RACE_SHADOW_SPAN - 1)) + RACE_PLANE_BYTES + \
+                                   (((uintptr_t)(c0) & (RACE_SHADOW_SPAN - 1)) >> 2)))
+struct race_ext {
+	struct race_cell c[RACE_NPLANE - 1];   /* a granule's records 1.. */
+};
+extern hidden struct race_ext *__race_pool;   /* blocks by index, 0 unused */
+extern hidden char *__race_region[RACE_NREGION];
+/* the first record of a's granule, or 0 if its region has no shadow yet
+ * (nothing was recorded there) */
+static inline struct race_cell *race_shadow_if(uintptr_t a)
+{
+	size_t r = a >> RACE_REGION_SHIFT;
+	return r < RACE_NREGION && __race_region[r] ?
+	       (struct race_cell *)__race_region[r] + ((a & ((1ul << RACE_REGION_SHIFT) - 1)) >> 3) : 0;
+}
 hidden void __race_access(struct race_thread *, uintptr_t addr, size_t size,
                           int write, int atomic, uint32_t node, uint32_t pc);
 hidden void __race_check_free(struct race_thread *, uintptr_t addr, size_t size,

@@ -2,17 +2,23 @@
  * shadow.c — the shadow memory and the race check (docs/race.md).
  *
  * Every 8-byte granule of the program's memory has up to RACE_NPLANE
- * access records (struct race_cell, 16 bytes each).  The records are laid
- * out in planes: record k of every granule lives in plane k, so that a
- * granule with one record costs 16 bytes of shadow per 8 of memory (and
- * the pages of plane k are backed only where some granule has k+1
- * records).  A granule's records fill its planes in order (no hole before
- * the last one), so a scan stops at the first empty record.
+ * access records (struct race_cell, 16 bytes each).  Its first record is
+ * in a plane (16 bytes per granule, found by address); the others, when
+ * it has more than one, in a block of RACE_NPLANE - 1 records from a
+ * pool, named by a 4-byte index per granule beside the plane (0: none).
+ * A plane of its own per record would be backed, page by page, wherever
+ * one granule of the page has that many records: a third of zstd's
+ * granules have two to four, spread evenly, which backed nearly all of
+ * planes 1 to 3 for a third of their records.  A granule's records fill
+ * its places in order (no hole before the last one), so a scan stops at
+ * the first empty record; its block goes back to the pool when it is
+ * down to one.
  *
- * The address space is cut into 1 GiB regions; a region's shadow
- * (RACE_NPLANE planes of 2 GiB, MAP_NORESERVE) is reserved the first time
- * one of its addresses is accessed, and the kernel backs a page only when
- * it is first written.
+ * The address space is cut into 1 GiB regions; a region's shadow (the
+ * plane of 2 GiB and the index of 512 MiB, MAP_NORESERVE, at a multiple
+ * of RACE_SHADOW_SPAN so that the index is found from the plane) is
+ * reserved the first time one of its addresses is accessed, and the
+ * kernel backs a page only when it is first written.
  *
  * The check, for an access of some bytes of a granule by thread t:
  *
@@ -30,13 +36,14 @@
  *      rule, on any subset of the bytes rather than the same bytes only).
  *      A record of t's same epoch, kind and stack, at the same pc, takes
  *      the new bytes into its mask (a loop over a buffer's bytes keeps one
- *      record per granule).  Else a free plane takes it; else a record is
+ *      record per granule), and then replaces the records it dominates
+ *      with its larger mask.  Else a free place takes it; else a record is
  *      evicted: t's own oldest if it has one (its newer access stands for
  *      it in most later races), else one chosen by the clock's low bits.
  *      A race with an evicted access can go unseen.
  *
- * A free leaves a record that nothing is ordered after (race.h), in
- * plane 0 of every granule of the block while the block is in the
+ * A free leaves a record that nothing is ordered after (race.h), first
+ * in every granule of the block while the block is in the
  * quarantine (heap.c): any access to it is then a use after free.
  *
  * Copied-stack threads each run at a stack range of their own (a slot:
@@ -49,30 +56,87 @@
 #include "race.h"
 #include "base/report.h"
 
-#define REGION_SHIFT 30
-#define NREGION (1u << (47 - REGION_SHIFT))
-#define PLANE_BYTES ((size_t)16 << (REGION_SHIFT - 3))
+#define REGION_SHIFT RACE_REGION_SHIFT
+#define NREGION RACE_NREGION
+#define PLANE_BYTES RACE_PLANE_BYTES
+#define SPAN RACE_SHADOW_SPAN
 #define REGION_OFF(a) ((size_t)((a) & ((1ul << REGION_SHIFT) - 1)) >> 3)
-#define CELL(c0, k) ((struct race_cell *)((char *)(c0) + (k) * PLANE_BYTES))
+#define EXT(c0) RACE_EXT(c0)
+#define region __race_region
+#define pool __race_pool
+#define POOL_MAX (1u << 28)          /* blocks (12 GiB of address space) */
 
-static char *region[NREGION];
+hidden char *__race_region[NREGION];
+hidden struct race_ext *__race_pool;
+static uint32_t pool_used = 1, pool_free;   /* pool_free: a list through c[0].node */
+static const struct race_cell none;         /* the records a granule does not have */
 
-static struct race_cell *shadow_slow(uintptr_t a)
+static void *reserve(size_t size)
 {
-	size_t r = a >> REGION_SHIFT;
-	char *m;
-	if (r >= NREGION) return 0;
-	m = mmap(0, RACE_NPLANE * PLANE_BYTES, PROT_READ | PROT_WRITE,
-	         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	void *m = mmap(0, size, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m == MAP_FAILED) {
 		__green_say("green: race detector: cannot map shadow memory\n");
 		_Exit(1);
 	}
-	region[r] = m;
-	return (struct race_cell *)m + REGION_OFF(a);
+	return m;
 }
 
-/* plane 0's record of a's granule (0: a is outside the address space) */
+static struct race_cell *shadow_slow(uintptr_t a)
+{
+	size_t r = a >> REGION_SHIFT, size = PLANE_BYTES + PLANE_BYTES / 4;
+	uintptr_t m, at;
+	if (r >= NREGION) return 0;
+	/* at a multiple of SPAN, so that EXT() finds the index plane */
+	m = (uintptr_t)reserve(size + SPAN);
+	at = (m + SPAN - 1) & ~(SPAN - 1);
+	if (at > m) munmap((void *)m, at - m);
+	munmap((void *)(at + size), m + SPAN - at);
+	region[r] = (char *)at;
+	return (struct race_cell *)at + REGION_OFF(a);
+}
+
+/* Record k of the granule whose first record is c0 (`none` past its
+ * last: only read). */
+static inline struct race_cell *cell(struct race_cell *c0, int k)
+{
+	uint32_t x;
+	if (!k) return c0;
+	x = *EXT(c0);
+	return x ? &pool[x].c[k - 1] : (struct race_cell *)&none;
+}
+#define CELL(c0, k) cell(c0, k)
+
+/* The granule c0 is to have a second record: its block. */
+static void ext_need(struct race_cell *c0)
+{
+	uint32_t x, *e = EXT(c0);
+	int k;
+	if (*e) return;
+	if (!pool) pool = reserve((size_t)POOL_MAX * sizeof *pool);
+	if ((x = pool_free)) {
+		pool_free = pool[x].c[0].node;
+		for (k = 0; k < RACE_NPLANE - 1; k++) pool[x].c[k].info = 0;
+	} else {
+		if (pool_used == POOL_MAX) {
+			__green_say("green: race detector: out of shadow blocks\n");
+			_Exit(1);
+		}
+		x = pool_used++;
+	}
+	*e = x;
+}
+
+/* The granule c0 has one record or none: its block goes back. */
+static void ext_put(uint32_t *e)
+{
+	pool[*e].c[0].info = 0;
+	pool[*e].c[0].node = pool_free;
+	pool_free = *e;
+	*e = 0;
+}
+
+/* the first record of a's granule (0: a is outside the address space) */
 static inline struct race_cell *shadow_of(uintptr_t a)
 {
 	size_t r = a >> REGION_SHIFT;
@@ -80,12 +144,7 @@ static inline struct race_cell *shadow_of(uintptr_t a)
 	return shadow_slow(a);
 }
 
-/* ... or 0 if its region has no shadow yet (nothing was recorded there) */
-static inline struct race_cell *shadow_if(uintptr_t a)
-{
-	size_t r = a >> REGION_SHIFT;
-	return r < NREGION && region[r] ? (struct race_cell *)region[r] + REGION_OFF(a) : 0;
-}
+#define shadow_if race_shadow_if
 
 /* A race between the access and record c: out of the hot path. */
 static __attribute__((noinline, cold)) void found(struct race_thread *t, uintptr_t a, size_t size,
@@ -107,8 +166,8 @@ static __attribute__((noinline, cold)) void found(struct race_thread *t, uintptr
 	__race_report(&now, &old, uaf);
 }
 
-/* Move the records of `drop` (a set of planes) out, keeping the n
- * records of the granule in planes 0..n'-1; returns n'. */
+/* Move the records of `drop` (a set of positions) out, keeping the n
+ * records of the granule at 0..n'-1; returns n'. */
 static int compact(struct race_cell *c0, int n, unsigned drop)
 {
 	int k;
@@ -118,6 +177,7 @@ static int compact(struct race_cell *c0, int n, unsigned drop)
 		CELL(c0, n - 1)->info = 0;
 		n--;
 	}
+	if (n <= 1 && *EXT(c0)) ext_put(EXT(c0));
 	return n;
 }
 
@@ -147,9 +207,14 @@ static __attribute__((noinline)) void check_slow(struct race_thread *t, struct r
 			merged = k;
 			continue;
 		}
-		if (before && !(INFO_MASK(ci) & ~m) && !(ci & ~cur & INFO_W) && !(cur & ~ci & INFO_A))
+		if (before && !(ci & ~cur & INFO_W) && !(cur & ~ci & INFO_A))
 			dom |= 1u << k;
 	}
+	/* of those, the records whose bytes the access covers, or the
+	 * record it merged into (whose bytes are now more) */
+	if (merged >= 0) m = INFO_MASK(CELL(c0, merged)->info);
+	for (k = 0; k < n; k++)
+		if (dom >> k & 1 && (INFO_MASK(CELL(c0, k)->info) & ~m)) dom &= ~(1u << k);
 	if (merged >= 0) {
 		drop |= dom & ~(1u << merged);
 	} else {
@@ -160,6 +225,7 @@ static __attribute__((noinline)) void check_slow(struct race_thread *t, struct r
 			n = compact(c0, n, drop);
 			drop = 0;
 			at = n++;
+			if (at) ext_need(c0);
 		} else {
 			/* full: evict this thread's oldest record, else one at random */
 			uint64_t oldest = ~0ull;
@@ -173,9 +239,15 @@ static __attribute__((noinline)) void check_slow(struct race_thread *t, struct r
 			}
 			if (at < 0) at = (int)(INFO_CLOCK(cur) % RACE_NPLANE);
 		}
-		CELL(c0, at)->info = cur;
-		CELL(c0, at)->node = node;
-		CELL(c0, at)->pc = pc;
+		/* the new record first, where the inline check looks first:
+		 * the one it took the place of goes to the first one's */
+		if (at) {
+			*CELL(c0, at) = *c0;
+			if (drop & 1) drop = (drop & ~1u) | 1u << at;
+		}
+		c0->info = cur;
+		c0->node = node;
+		c0->pc = pc;
 	}
 	if (drop) compact(c0, n, drop);
 }
@@ -253,15 +325,24 @@ hidden void __race_check_free(struct race_thread *t, uintptr_t a, size_t size,
 	}
 }
 
-/* Clear the records of the granules in [g, end) (8-aligned), reading
- * plane 0 first so that shadow nobody wrote stays unbacked. */
+/* Clear the records of the n granules from c0, reading the first
+ * records first so that shadow nobody wrote stays unbacked. */
 static void clear(struct race_cell *c0, size_t n)
 {
 	size_t i;
-	int k;
-	for (i = 0; i < n; i++)
-		for (k = 0; k < RACE_NPLANE && CELL(c0 + i, k)->info; k++)
-			CELL(c0 + i, k)->info = 0;
+	for (i = 0; i < n; i++) {
+		if (!c0[i].info) continue;
+		c0[i].info = 0;
+		if (*EXT(c0 + i)) ext_put(EXT(c0 + i));
+	}
+}
+
+/* The page-aligned part of [lo, hi) back to the kernel. */
+static void release(char *lo, char *hi)
+{
+	char *plo = (char *)(((uintptr_t)lo + 4095) & ~(uintptr_t)4095);
+	char *phi = (char *)((uintptr_t)hi & ~(uintptr_t)4095);
+	if (phi > plo) madvise(plo, phi - plo, MADV_DONTNEED);
 }
 
 /* Forget every access to [a, a+size): fresh memory (malloc, a new
@@ -276,16 +357,19 @@ hidden void __race_shadow_reset(uintptr_t a, size_t size)
 		struct race_cell *c0 = shadow_if(a);
 		if (rend > end) rend = end;
 		if (c0) {
-			size_t n = (rend - a + 7) >> 3;
-			char *lo = (char *)c0, *hi = (char *)(c0 + n);
-			char *plo = (char *)(((uintptr_t)lo + 4095) & ~(uintptr_t)4095);
-			char *phi = (char *)((uintptr_t)hi & ~(uintptr_t)4095);
-			if (phi - plo >= 16 * 4096) {
-				int k;
-				clear(c0, (size_t)(plo - lo) / sizeof *c0);
-				for (k = 0; k < RACE_NPLANE; k++)
-					madvise(plo + k * PLANE_BYTES, phi - plo, MADV_DONTNEED);
-				clear((struct race_cell *)phi, (size_t)(hi - phi) / sizeof *c0);
+			size_t n = (rend - a + 7) >> 3, i;
+			if (n >= 16 * 4096 / sizeof *c0) {
+				/* the blocks by the index plane, then the first
+				 * records' pages and the index's whole pages */
+				uint32_t *e = EXT(c0);
+				for (i = 0; i < n; i++)
+					if (e[i]) ext_put(&e[i]);
+				for (i = 0; i < n && ((uintptr_t)(c0 + i) & 4095); i++)
+					if (c0[i].info) c0[i].info = 0;
+				for (i = n; i > 0 && ((uintptr_t)(c0 + i) & 4095); i--)
+					if (c0[i - 1].info) c0[i - 1].info = 0;
+				release((char *)c0, (char *)(c0 + n));
+				release((char *)e, (char *)(e + n));
 			} else {
 				clear(c0, n);
 			}
@@ -295,7 +379,7 @@ hidden void __race_shadow_reset(uintptr_t a, size_t size)
 }
 
 /* The block [a, a+size) is freed by thread tid, at stack node: its
- * records go, and plane 0 says "freed" until it leaves the quarantine. */
+ * records go, and the first says "freed" until it leaves the quarantine. */
 hidden void __race_shadow_freed(uintptr_t a, size_t size, unsigned tid, uint32_t node)
 {
 	uintptr_t g;
