@@ -17,6 +17,7 @@
 #include <string.h>
 #include <errno.h>
 #include <limits.h>
+#include "record/record.h"
 #include "base/gthread.h"
 #include "base/section.h"
 #include "sched/gsched.h"
@@ -91,6 +92,7 @@ int __green_start_main(int argc, char **argv, char **envp)
 {
 	extern int main();
 	__green_config_load();
+	__green_rec_start();   /* GREEN_RR: normally done already, by a constructor */
 	return main(argc, argv, envp);
 }
 
