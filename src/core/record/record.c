@@ -94,6 +94,8 @@ static int std_orig[3] = { 1, 1, 1 };  /* replay: 0-2 are still the ones inherit
 hidden volatile uint64_t __green_rec_events;   /* system calls so far */
 hidden volatile uint64_t __green_rec_points;   /* countable points so far */
 hidden volatile uint64_t __green_rec_stop_at;  /* call __green_rec_stop at this event */
+static uint64_t nsignals;                        /* signals taken at points */
+static int events_fd = -1;                       /* green-replay --events: a line per event */
 static uint64_t hash = 0xcbf29ce484222325ull;
 
 /* gdb's breakpoint: the replay reached __green_rec_stop_at */
@@ -124,13 +126,12 @@ static size_t fmt_u(char *p, unsigned long long v, int base)
 	return n;
 }
 
-/* A tiny printf: %s, %d (long), %u and %x (unsigned long long) */
-static void say(const char *f, ...)
+/* A tiny printf: %s, %d (long), %u and %x (unsigned long long); to
+ * stderr, or to the events descriptor for say_to */
+static void vsay(int fd, const char *f, __builtin_va_list ap)
 {
 	char b[1024];
 	size_t n = 0;
-	__builtin_va_list ap;
-	__builtin_va_start(ap, f);
 	for (; *f && n < sizeof b - 40; f++) {
 		if (*f != '%') { b[n++] = *f; continue; }
 		switch (*++f) {
@@ -150,8 +151,24 @@ static void say(const char *f, ...)
 		default: b[n++] = *f;
 		}
 	}
+	G3(SYS_write, fd, b, n);
+}
+
+static void say(const char *f, ...)
+{
+	__builtin_va_list ap;
+	__builtin_va_start(ap, f);
+	vsay(2, f, ap);
 	__builtin_va_end(ap);
-	G3(SYS_write, 2, b, n);
+}
+
+static void event_line(const char *f, ...)
+{
+	__builtin_va_list ap;
+	if (events_fd < 0) return;
+	__builtin_va_start(ap, f);
+	vsay(events_fd, f, ap);
+	__builtin_va_end(ap);
 }
 
 static const char *mode_name(void)
@@ -168,9 +185,9 @@ static void stop_dispatch(void)
 /* The end of recording or replaying: the summary both runs print alike. */
 static void summary(void)
 {
-	say("%s: %u events, %u points, hash %x\n", mode_name(),
+	say("%s: %u events, %u points, %u signals, hash %x\n", mode_name(),
 	    (unsigned long long)__green_rec_events, (unsigned long long)__green_rec_points,
-	    (unsigned long long)hash);
+	    (unsigned long long)nsignals, (unsigned long long)hash);
 }
 
 static _Noreturn void die_now(int sig)
@@ -301,9 +318,23 @@ static void catcher(int sig, siginfo_t *si, void *uc)
 	}
 }
 
+/* A standard signal already pending in the kernel (one of ours, blocked,
+ * or a real one that will reach the catcher later) would merge with the
+ * copy: the copy is dropped instead, as the kernel merges, and both runs
+ * take the one that stays. */
+static int pending_in_kernel(int sig)
+{
+	uint64_t set = 0;
+	return sig < 32 && G2(SYS_rt_sigpending, &set, 8) == 0 && (set & BIT(sig));
+}
+
 static void inject(const siginfo_t *si)
 {
 	siginfo_t s = *si;
+	nsignals++;
+	event_line("point %u: signal %d (code %d) taken by thread %u\n",
+	           (unsigned long long)__green_rec_points, (long)s.si_signo, (long)s.si_code,
+	           (unsigned long long)(__green_cur ? __green_cur->id : 0));
 	s.si_errno = INJECTED;
 	G4(SYS_rt_tgsigqueueinfo, realpid, realpid, s.si_signo, &s);
 }
@@ -320,6 +351,7 @@ hidden void __green_rec_point(void)
 		while (qhead != qtail) {
 			si = queue[qhead % QLEN];
 			qhead++;
+			if (pending_in_kernel(si.si_signo)) continue;
 			trace_put("G", 1);
 			trace_put((const void *)&__green_rec_points, 8);
 			trace_put(&si, 128);
@@ -587,6 +619,12 @@ static void on_sigsys(int sig, siginfo_t *si, void *ucv)
 	if (__green_rec_events == __green_rec_stop_at && __green_rec_stop_at) __green_rec_stop();
 	if (__green_rmode == GREEN_REC_RECORD) record_call(nr, a, uc, si);
 	else replay_call(nr, a, uc, si);
+	if (events_fd >= 0) {
+		const char *name = __green_rec_name(nr);
+		event_line("event %u: thread %u %s (%d) = %d\n", (unsigned long long)__green_rec_events,
+		           (unsigned long long)(__green_cur ? __green_cur->id : 0), name ? name : "syscall",
+		           nr, (long)g[REG_RAX]);
+	}
 	__green_rec_events++;
 	errno = e;
 	__green_rec_point();
@@ -642,6 +680,7 @@ hidden void __green_rec_start(void)
 		    s, (long)GREEN_TRACE_FD, mode == GREEN_REC_RECORD ? "green-record" : "green-replay");
 		return;
 	}
+	if (G2(SYS_fcntl, GREEN_EVENTS_FD, F_GETFD) >= 0) events_fd = GREEN_EVENTS_FD;
 	if (mode == GREEN_REC_REPLAY && trace_load() < 0) G1(SYS_exit_group, 125);
 	if (mode == GREEN_REC_RECORD && trace_begin() < 0) G1(SYS_exit_group, 125);
 	__green_config.aio_threads = 1;   /* io_uring fills memory behind our back */

@@ -34,6 +34,8 @@ struct green_ksa {
 /* The trace's descriptor, opened by the launcher: high, out of the way of
  * the program's own */
 #define GREEN_TRACE_FD 1000
+/* If open: a line for every event, for green-replay --events */
+#define GREEN_EVENTS_FD 1001
 
 /* sysout.c: the memory a system call wrote, for the trace */
 struct green_rec_pre { long len[2]; };           /* lengths read before the call */

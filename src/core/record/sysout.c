@@ -69,10 +69,15 @@ hidden void __green_rec_outs(long nr, const long *a, long r, const struct green_
 {
 	if (r < 0 && nr != SYS_nanosleep && nr != SYS_clock_nanosleep) return;
 	switch (nr) {
-	case SYS_read: case SYS_pread64: case SYS_getrandom: case SYS_readlink:
-	case SYS_getdents64: case SYS_getcwd: case SYS_getxattr: case SYS_lgetxattr:
-	case SYS_fgetxattr: case SYS_listxattr: case SYS_flistxattr:
+	case SYS_read: case SYS_pread64: case SYS_readlink: case SYS_getdents64:
+	case SYS_listxattr: case SYS_llistxattr: case SYS_flistxattr:
 		OUT(a[1], r);
+		break;
+	case SYS_getrandom: case SYS_getcwd:
+		OUT(a[0], r);
+		break;
+	case SYS_getxattr: case SYS_lgetxattr: case SYS_fgetxattr:
+		OUT(a[2], r);
 		break;
 	case SYS_readlinkat:
 		OUT(a[2], r);
