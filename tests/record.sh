@@ -61,6 +61,28 @@ b=$(grep -o 'GREEN_SCHED=[^ ]* steps=[0-9]* hash=[0-9a-f]*' seeded.reperr)
 if [ -n "$a" ] && [ "$a" = "$b" ]; then pass "a seeded run replays to its decision hash ($a)"
 else fail "seeded run: recorded '$a', replayed '$b'"; fi
 
+# under gdb: the event counter, a stop at event N, a checkpoint, and a
+# move back to an earlier event through it
+if [ -n "${GDB:-}" ]; then
+	cat >moves.gdb <<'EOC'
+green-replay goto 100
+green-replay when
+green-replay checkpoint
+green-replay goto 300
+green-replay when
+green-replay goto 150
+green-replay when
+green-replay checkpoints
+EOC
+	"$REP" --gdb --batch -x moves.gdb separate.trace >moves.out 2>&1
+	if grep -q '^event 100, point' moves.out && grep -q '^checkpoint 1 at event 100' moves.out &&
+	   grep -q '^event 300, point' moves.out && grep -q '^event 150, point' moves.out; then
+		pass "gdb: green-replay when, goto N, checkpoint, and back to an earlier event"
+	else
+		fail "gdb: the replay's moves"; grep -i 'event\|checkpoint\|error' moves.out | head -8
+	fi
+fi
+
 # a different program at the recorded path: the replay stops and says where
 cat >other.c <<'EOC'
 #include <unistd.h>

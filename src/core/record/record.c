@@ -98,8 +98,25 @@ static uint64_t nsignals;                        /* signals taken at points */
 static int events_fd = -1;                       /* green-replay --events: a line per event */
 static uint64_t hash = 0xcbf29ce484222325ull;
 
-/* gdb's breakpoint: the replay reached __green_rec_stop_at */
-__attribute__((noinline)) void __green_rec_stop(void) { __asm__ __volatile__("" ::: "memory"); }
+hidden volatile int __green_rec_fork_req;       /* gdb: fork a checkpoint at the stop */
+long __green_rec_checkpoint(void);
+
+/* gdb's breakpoint after a checkpoint's fork: r is the child's pid in the
+ * replay that goes on, 0 in the checkpoint */
+__attribute__((noinline)) void __green_rec_forked(long r) { __asm__ __volatile__("" :: "r"(r) : "memory"); }
+
+/* gdb's breakpoint: the replay reached __green_rec_stop_at.  Checkpoints
+ * are made here (green-replay checkpoint): gdb sets __green_rec_fork_req
+ * and goes on, and the fork is a plain one that gdb follows, not one made
+ * by a call from gdb. */
+__attribute__((noinline)) void __green_rec_stop(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+	while (__green_rec_fork_req) {
+		__green_rec_fork_req = 0;
+		__green_rec_forked(__green_rec_checkpoint());
+	}
+}
 
 static long gate(long nr, long a, long b, long c, long d, long e, long f)
 {
@@ -616,7 +633,8 @@ static void on_sigsys(int sig, siginfo_t *si, void *ucv)
 		g[REG_RAX] = gate(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 		return;
 	}
-	if (__green_rec_events == __green_rec_stop_at && __green_rec_stop_at) __green_rec_stop();
+	if (__green_rec_events == __green_rec_stop_at && (__green_rec_stop_at || __green_rec_fork_req))
+		__green_rec_stop();
 	if (__green_rmode == GREEN_REC_RECORD) record_call(nr, a, uc, si);
 	else replay_call(nr, a, uc, si);
 	if (events_fd >= 0) {
@@ -629,6 +647,25 @@ static void on_sigsys(int sig, siginfo_t *si, void *ucv)
 	errno = e;
 	__green_rec_point();
 	errno = e;
+}
+
+/* A checkpoint (green-replay checkpoint, gdb/green-gdb.py): a copy of the
+ * replay that waits where it is, made by a fork through the gateway
+ * (green's fork would run the program's atfork handlers and keep only the
+ * calling thread).  The copy inherits the dispatch and the trace in
+ * memory; it needs its own pid, to send itself its signals, and the
+ * dispatch again, which a fork does not inherit. */
+long __green_rec_checkpoint(void)
+{
+	long r;
+	if (__green_rmode != GREEN_REC_REPLAY) return -EPERM;
+	r = G2(SYS_clone, SIGCHLD, 0);
+	if (r == 0) {   /* the dispatch is not inherited by a fork */
+		realpid = G1(SYS_getpid, 0);
+		gate(SYS_prctl, PR_SET_SYSCALL_USER_DISPATCH, SUD_ON, (long)__green_gate_start,
+		     __green_gate_end - __green_gate_start, (long)&selector, 0);
+	}
+	return r;
 }
 
 /* ---- the start */
