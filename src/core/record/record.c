@@ -335,14 +335,17 @@ static void catcher(int sig, siginfo_t *si, void *uc)
 	}
 }
 
-/* A standard signal already pending in the kernel (one of ours, blocked,
- * or a real one that will reach the catcher later) would merge with the
- * copy: the copy is dropped instead, as the kernel merges, and both runs
- * take the one that stays. */
-static int pending_in_kernel(int sig)
+/* The signals the running code blocks in the kernel now.  A signal is
+ * sent again only where it is not blocked, so that it reaches its handler
+ * at once, at the point written in the trace: one sent while blocked
+ * would wait in the kernel for an unblocking that may come inside a wait
+ * with a mask of its own (pselect6, ppoll, sigsuspend), which the replay
+ * does not make; or merge with a real one of the same number. */
+static uint64_t blocked_now(void)
 {
 	uint64_t set = 0;
-	return sig < 32 && G2(SYS_rt_sigpending, &set, 8) == 0 && (set & BIT(sig));
+	G4(SYS_rt_sigprocmask, SIG_BLOCK, 0, &set, 8);
+	return set;
 }
 
 static void inject(const siginfo_t *si)
@@ -365,10 +368,16 @@ hidden void __green_rec_point(void)
 	__green_rec_points++;
 	mix(__green_cur ? __green_cur->id : 0);
 	if (__green_rmode == GREEN_REC_RECORD) {
+		/* the oldest queued signal that is not blocked, until none; each
+		 * taken out before its handler runs (which may reach a point) */
 		while (qhead != qtail) {
-			si = queue[qhead % QLEN];
+			uint64_t m = blocked_now();
+			unsigned i;
+			for (i = qhead; i != qtail && (m & BIT(queue[i % QLEN].si_signo)); i++) ;
+			if (i == qtail) break;
+			si = queue[i % QLEN];
+			for (; i != qhead; i--) queue[i % QLEN] = queue[(i - 1) % QLEN];
 			qhead++;
-			if (pending_in_kernel(si.si_signo)) continue;
 			trace_put("G", 1);
 			trace_put((const void *)&__green_rec_points, 8);
 			trace_put(&si, 128);
@@ -503,7 +512,7 @@ static int file_map(long nr, const long *a)
 	return nr == SYS_mmap && !runs_in_replay(nr, a);
 }
 
-static void record_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
+static long record_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 {
 	struct green_rec_pre pre;
 	uint16_t n16 = nr;
@@ -527,14 +536,10 @@ static void record_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 		selector = SEL_BLOCK;   /* it failed: go on recording */
 		gate(SYS_prctl, PR_SET_SYSCALL_USER_DISPATCH, SUD_ON, (long)__green_gate_start,
 		     __green_gate_end - __green_gate_start, (long)&selector, 0);
-		uc->uc_mcontext.gregs[REG_RAX] = r;
-		return;
+		return r;
 	}
 	r = real_call(nr, a, uc, si);
-	if (!__green_rmode) {   /* a fork's child */
-		uc->uc_mcontext.gregs[REG_RAX] = r;
-		return;
-	}
+	if (!__green_rmode) return r;   /* a fork's child */
 	trace_put("S", 1);
 	trace_put(&n16, 2);
 	trace_put(&na, 1);
@@ -556,7 +561,7 @@ static void record_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 	trace_put("\0\0\0\0", 4);
 	mix(nr);
 	mix(r);
-	uc->uc_mcontext.gregs[REG_RAX] = r;
+	return r;
 }
 
 static void diverged(long nr, const long *a, const struct trace_sys *t)
@@ -571,7 +576,7 @@ static void diverged(long nr, const long *a, const struct trace_sys *t)
 	die_now(SIGABRT);
 }
 
-static void replay_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
+static long replay_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 {
 	struct trace_sys t;
 	long r;
@@ -617,9 +622,33 @@ static void replay_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 	if (file_map(nr, a) && ok(r)) gate(SYS_mprotect, r, a[1], a[2], 0, 0, 0);
 	mix(nr);
 	mix(r);
-	uc->uc_mcontext.gregs[REG_RAX] = r;
+	return r;
 }
 
+/* One event: the call recorded or replayed, then its point.  From the
+ * libc's calls (__green_rec_syscall) uc and si are 0: the calls that need
+ * them come through the trap. */
+static long one_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
+{
+	long r;
+	if (__green_rec_events == __green_rec_stop_at && (__green_rec_stop_at || __green_rec_fork_req))
+		__green_rec_stop();
+	if (__green_rmode == GREEN_REC_RECORD) r = record_call(nr, a, uc, si);
+	else r = replay_call(nr, a, uc, si);
+	if (!__green_rmode) return r;   /* a fork's child */
+	if (events_fd >= 0) {
+		const char *name = __green_rec_name(nr);
+		event_line("event %u: thread %u %s (%d) = %d%s\n", (unsigned long long)__green_rec_events,
+		           (unsigned long long)(__green_cur ? __green_cur->id : 0), name ? name : "syscall",
+		           nr, r, uc ? " (trapped)" : "");
+	}
+	__green_rec_events++;
+	__green_rec_point();
+	return r;
+}
+
+/* Syscall User Dispatch's SIGSYS: a call made outside the libc's inline
+ * calls (the program's own), or one the libc sends here (below). */
 static void on_sigsys(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
@@ -633,20 +662,36 @@ static void on_sigsys(int sig, siginfo_t *si, void *ucv)
 		g[REG_RAX] = gate(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 		return;
 	}
-	if (__green_rec_events == __green_rec_stop_at && (__green_rec_stop_at || __green_rec_fork_req))
-		__green_rec_stop();
-	if (__green_rmode == GREEN_REC_RECORD) record_call(nr, a, uc, si);
-	else replay_call(nr, a, uc, si);
-	if (events_fd >= 0) {
-		const char *name = __green_rec_name(nr);
-		event_line("event %u: thread %u %s (%d) = %d\n", (unsigned long long)__green_rec_events,
-		           (unsigned long long)(__green_cur ? __green_cur->id : 0), name ? name : "syscall",
-		           nr, (long)g[REG_RAX]);
+	g[REG_RAX] = one_call(nr, a, uc, si);
+	errno = e;
+}
+
+/* The calls the recorder must see from a signal frame: a child that
+ * starts on a stack of its own, the end of the process or of its image. */
+static int needs_frame(long nr)
+{
+	switch (nr) {
+	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork: case SYS_execve:
+	case SYS_execveat: case SYS_exit: case SYS_exit_group: case SYS_rt_sigreturn:
+		return 1;
 	}
-	__green_rec_events++;
-	errno = e;
-	__green_rec_point();
-	errno = e;
+	return 0;
+}
+
+/* The libc's and green's calls while recording or replaying
+ * (src/arch/x86_64/musl/syscall_arch.h): a function call, not a trap. */
+hidden long __green_rec_syscall(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+	long a[6] = { a1, a2, a3, a4, a5, a6 };
+	if (__green_rmode && !in_vfork && !needs_frame(nr)) return one_call(nr, a, 0, 0);
+	/* the instruction itself, outside the gateway: the trap when dispatching */
+	register long r10 __asm__("r10") = a4;
+	register long r8 __asm__("r8") = a5;
+	register long r9 __asm__("r9") = a6;
+	unsigned long ret;
+	__asm__ __volatile__ ("syscall" : "=a"(ret) : "a"(nr), "D"(a1), "S"(a2), "d"(a3),
+	                      "r"(r10), "r"(r8), "r"(r9) : "rcx", "r11", "memory");
+	return ret;
 }
 
 /* A checkpoint (green-replay checkpoint, gdb/green-gdb.py): a copy of the

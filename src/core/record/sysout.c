@@ -21,7 +21,7 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <sys/prctl.h>
-#include "base/gthread.h"
+#include "base/seam.h"
 #include "record/record.h"
 
 #define OUT(p, n) do { if ((p) && (long)(n) > 0) emit((const void *)(p), (unsigned long)(n)); } while (0)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/mman.h>
-#include "base/gthread.h"
+#include "base/seam.h"
 #include "record/record.h"
 #include "record/trace.h"
 
