@@ -68,8 +68,8 @@ hidden int __green_rmode;
 hidden void __green_rec_point(void) {}
 hidden void __green_rec_start(void)
 {
-	const char *s = getenv("GREEN_RR");
-	if (s && *s) __green_say("green: GREEN_RR=%s: green-record and green-replay run on x86_64 only\n", s);
+	const char *s = getenv("GREEN_RECORDING");
+	if (s && *s) __green_say("green: GREEN_RECORDING=%s: green-record and green-replay run on x86_64 only\n", s);
 }
 #else
 
@@ -748,17 +748,17 @@ hidden void __green_rec_start(void)
 	int mode;
 	if (done) return;
 	done = 1;
-	if (!(s = getenv("GREEN_RR")) || !*s) return;
+	if (!(s = getenv("GREEN_RECORDING")) || !*s) return;
 	if (!strcmp(s, "record")) mode = GREEN_REC_RECORD;
 	else if (!strcmp(s, "replay")) mode = GREEN_REC_REPLAY;
 	else {
-		say("green: ignoring GREEN_RR=%s (want record or replay)\n", s);
+		say("green: ignoring GREEN_RECORDING=%s (want record or replay)\n", s);
 		return;
 	}
 	__green_config_load();
 	realpid = G1(SYS_getpid, 0);
 	if (G2(SYS_fcntl, GREEN_TRACE_FD, F_GETFD) < 0) {
-		say("green: GREEN_RR=%s wants the trace on descriptor %d: run the program with %s\n",
+		say("green: GREEN_RECORDING=%s wants the trace on descriptor %d: run the program with %s\n",
 		    s, (long)GREEN_TRACE_FD, mode == GREEN_REC_RECORD ? "green-record" : "green-replay");
 		return;
 	}

@@ -12,7 +12,7 @@
 
 enum { GREEN_REC_OFF, GREEN_REC_RECORD, GREEN_REC_REPLAY };
 extern hidden int __green_rmode;                 /* GREEN_REC_*: set once, before main */
-hidden void __green_rec_start(void);             /* GREEN_RR=record|replay: begin */
+hidden void __green_rec_start(void);             /* GREEN_RECORDING=record|replay: begin */
 hidden void __green_rec_point(void);             /* a countable point: deferred signals land here */
 
 /* The gateway (src/arch/<cpu>/gate.S): the one code range whose system

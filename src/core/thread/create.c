@@ -92,7 +92,7 @@ int __green_start_main(int argc, char **argv, char **envp)
 {
 	extern int main();
 	__green_config_load();
-	__green_rec_start();   /* GREEN_RR: normally done already, by a constructor */
+	__green_rec_start();   /* GREEN_RECORDING: normally done already, by a constructor */
 	return main(argc, argv, envp);
 }
 
