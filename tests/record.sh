@@ -2,7 +2,7 @@
 # green-record and green-replay (docs/record.md): a run of tests/record/rrmix
 # — threads sliced at 1 ms, a TCP server and clients on the loopback, a
 # file of random bytes, signals from a child and from an interval timer,
-# the clocks — is recorded once, then replayed ten times: every replay
+# the clocks, rdtsc and rdtscp — is recorded once, then replayed ten times: every replay
 # prints the same output and the same summary (events, points, signals
 # taken, and a hash over the schedule and every result), with separate
 # and with copied stacks and under a seeded schedule.  A replay of a
@@ -55,6 +55,11 @@ round() {
 round separate GREEN_QUANTUM_MS=1
 round copied GREEN_QUANTUM_MS=1 GREEN_STACKS=copied
 round seeded GREEN_SCHED=random:7
+# output to a pipe (written with pwritev2 while recording) shows in the replay
+"$REC" -o piped.trace -- ./rrmix 2>piped.err | cat >piped.out
+"$REP" piped.trace 2>piped.reperr | cat >piped.rep
+if [ -s piped.out ] && cmp -s piped.out piped.rep; then pass "output to a pipe is the same in the replay"
+else fail "output to a pipe: the replay's differs"; diff piped.out piped.rep | head -5; fi
 # the seeded schedule's own line is replayed too
 a=$(grep -o "GREEN_SCHED=[^ ]* steps=[0-9]* hash=[0-9a-f]*" seeded.err | tail -1)   # the last: a forked child prints its own
 b=$(grep -o 'GREEN_SCHED=[^ ]* steps=[0-9]* hash=[0-9a-f]*' seeded.reperr)

@@ -2,7 +2,8 @@
  * rrmix — a run that depends on everything green-record must capture:
  * threads sliced by the tick, a TCP server and its clients on the
  * loopback, a file written with random bytes and read back, signals from
- * a child process and from an interval timer, and the clocks.  It prints
+ * a child process and from an interval timer, the clocks and the CPU's
+ * time-stamp counter.  It prints
  * what it saw and a hash over the order in which every thread did every
  * step (the schedule) and every value it read (the results): a plain run
  * prints a different hash almost every time, a replay must print the
@@ -217,6 +218,15 @@ int main(void)
 	for (int i = 0; i < ntook; i++) fold(took[i]);
 	fold(usr1);
 	fold(alrm);
+	{
+		unsigned aux;
+		uint64_t a = __builtin_ia32_rdtsc(), b = __builtin_ia32_rdtscp(&aux);
+		fold(a);
+		fold(b);
+		fold(aux);
+		printf("time-stamp counter %llu, %llu later\n", (unsigned long long)a,
+		       (unsigned long long)(b - a));
+	}
 	printf("port %d, child exit %d, %d SIGUSR1 and %d SIGALRM taken, first by threads %d %d %d\n",
 	       port, WEXITSTATUS(status), (int)usr1, (int)alrm, took[0], took[1], took[2]);
 	printf("elapsed %llu ns\n", (unsigned long long)(now_ns() - t0));

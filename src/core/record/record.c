@@ -18,7 +18,9 @@
  * without making the call — except the calls on the process's own state
  * (memory maps, signal masks and handlers: real_call), which run for real.
  * The vDSO is switched off (musl then reads clocks by system call), so the
- * clocks are recorded too.
+ * clocks are recorded too.  So is the time-stamp counter: PR_SET_TSC
+ * makes rdtsc and rdtscp fault, and the catcher answers each as an event
+ * (GREEN_REC_RDTSC, GREEN_REC_RDTSCP) with the counter's value.
  *
  * Signals.  Every handler the program (or green) installs in the kernel is
  * installed as `catcher`, with green's restorer in the gateway.  A signal
@@ -53,6 +55,7 @@
 #include <ucontext.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/uio.h>
 #include <stdlib.h>
 #include "base/gthread.h"
 #include "base/section.h"
@@ -308,6 +311,47 @@ static void deliver(int sig, siginfo_t *si, void *uc)
 static siginfo_t queue[QLEN];
 static volatile unsigned qhead, qtail;
 
+/* ---- the time-stamp counter: with PR_SET_TSC's PR_TSC_SIGSEGV, rdtsc
+ * and rdtscp fault (SIGSEGV, SI_KERNEL); the catcher makes each an event */
+
+static uint32_t tsc_aux;   /* rdtscp's processor id, written back in replay */
+
+static void tsc_trap(int on)
+{
+	gate(SYS_prctl, PR_SET_TSC, on ? PR_TSC_SIGSEGV : PR_TSC_ENABLE, 0, 0, 0, 0);
+}
+
+static uint64_t read_tsc(int p)
+{
+	uint32_t lo, hi, c = 0;
+	tsc_trap(0);
+	if (p) __asm__ __volatile__ ("rdtscp" : "=a"(lo), "=d"(hi), "=c"(c));
+	else __asm__ __volatile__ ("rdtsc" : "=a"(lo), "=d"(hi));
+	tsc_trap(1);
+	tsc_aux = c;
+	return (uint64_t)hi << 32 | lo;
+}
+
+static long one_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si);
+
+/* A fault at an rdtsc or rdtscp: answered as the instruction would */
+static int tsc_fault(const siginfo_t *si, ucontext_t *uc)
+{
+	greg_t *g = uc->uc_mcontext.gregs;
+	const unsigned char *pc = (const unsigned char *)g[REG_RIP];
+	long a[6] = { 0 }, len, v;
+	if (si->si_code != SI_KERNEL || pc[0] != 0x0f) return 0;
+	if (pc[1] == 0x31) len = 2;
+	else if (pc[1] == 0x01 && pc[2] == 0xf9) len = 3;
+	else return 0;
+	v = one_call(len == 2 ? GREEN_REC_RDTSC : GREEN_REC_RDTSCP, a, uc, si);
+	g[REG_RAX] = (uint32_t)v;
+	g[REG_RDX] = (uint64_t)v >> 32;
+	if (len == 3) g[REG_RCX] = tsc_aux;
+	g[REG_RIP] += len;
+	return 1;
+}
+
 static int synchronous(int sig, const siginfo_t *si)
 {
 	switch (sig) {
@@ -319,6 +363,7 @@ static int synchronous(int sig, const siginfo_t *si)
 
 static void catcher(int sig, siginfo_t *si, void *uc)
 {
+	if (sig == SIGSEGV && __green_rmode && !in_vfork && tsc_fault(si, uc)) return;
 	if (!__green_rmode || synchronous(sig, si)) {
 		deliver(sig, si, uc);
 		return;
@@ -414,6 +459,7 @@ static long strip_sigsys(long set, uint64_t *copy)
 static void child_leaves(void)
 {
 	stop_dispatch();
+	tsc_trap(0);
 	__green_rmode = GREEN_REC_OFF;
 	trace_forget();
 }
@@ -456,6 +502,8 @@ static long real_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 			return r;
 		}
 		break;
+	case GREEN_REC_RDTSC: case GREEN_REC_RDTSCP:
+		return read_tsc(nr == GREEN_REC_RDTSCP);
 	case SYS_io_uring_setup: case SYS_clone3:
 		return -ENOSYS;   /* a ring the kernel fills behind our back; clone3: musl does not use it */
 	case SYS_vfork:       /* as fork that waits: its child must not return through our frame */
@@ -555,6 +603,8 @@ static long record_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 		}
 	} else if (nr == SYS_rt_sigaction) {
 		if (r == 0 && a[2]) emit((void *)a[2], sizeof(struct green_ksa));
+	} else if (nr == GREEN_REC_RDTSCP) {
+		emit(&tsc_aux, sizeof tsc_aux);
 	} else {
 		__green_rec_outs(nr, a, r, &pre, emit);
 	}
@@ -574,6 +624,23 @@ static void diverged(long nr, const long *a, const struct trace_sys *t)
 	    (unsigned long long)__green_rec_events, mine, t ? theirs : trace_what_next());
 	trace_diverged();
 	die_now(SIGABRT);
+}
+
+/* Replay: what the program wrote to its standard output or error is
+ * written for real, the r bytes the recorded call wrote (green writes to a
+ * pipe or socket with pwritev2's RWF_NOWAIT; here the write may wait) */
+static void show(long nr, const long *a, long r)
+{
+	const struct iovec *v = (const struct iovec *)a[1];
+	if (nr == SYS_write) {
+		gate(SYS_write, a[0], a[1], r, 0, 0, 0);
+		return;
+	}
+	for (long i = 0; i < a[2] && r > 0; i++) {
+		long n = (long)v[i].iov_len < r ? (long)v[i].iov_len : r;
+		gate(SYS_write, a[0], (long)v[i].iov_base, n, 0, 0, 0);
+		r -= n;
+	}
 }
 
 static long replay_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
@@ -611,8 +678,9 @@ static long replay_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 			              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 			if (m != r) diverged(nr, a, &t);
 		}
-		if ((nr == SYS_write || nr == SYS_writev) && a[0] >= 1 && a[0] <= 2 && std_orig[a[0]])
-			gate(nr, a[0], a[1], a[2], 0, 0, 0);   /* the output shows, as it did */
+		if ((nr == SYS_write || nr == SYS_writev || nr == SYS_pwritev2) && a[0] >= 1 && a[0] <= 2 &&
+		    std_orig[a[0]] && r > 0)
+			show(nr, a, r);
 		if ((nr == SYS_close && a[0] <= 2) || ((nr == SYS_dup2 || nr == SYS_dup3) && a[1] <= 2)) {
 			long fd = nr == SYS_close ? a[0] : a[1];
 			if (fd >= 0 && r >= 0) std_orig[fd] = 0;
@@ -777,6 +845,7 @@ hidden void __green_rec_start(void)
 		say("green: %s needs Syscall User Dispatch (Linux 5.11 or later)\n", mode_name());
 		G1(SYS_exit_group, 125);
 	}
+	tsc_trap(1);
 	green_pending_set(GREEN_PEND_RECORD);   /* every outermost GREEN_LEAVE a point */
 }
 

@@ -37,6 +37,11 @@ struct green_ksa {
 /* If open: a line for every event, for green-replay --events */
 #define GREEN_EVENTS_FD 1001
 
+/* Pseudo calls: an rdtsc or rdtscp the CPU refused (PR_SET_TSC), recorded
+ * and replayed as events of their own */
+#define GREEN_REC_RDTSC 1000
+#define GREEN_REC_RDTSCP 1001
+
 /* sysout.c: the memory a system call wrote, for the trace */
 struct green_rec_pre { long len[2]; };           /* lengths read before the call */
 hidden void __green_rec_pre(long nr, const long *a, struct green_rec_pre *p);

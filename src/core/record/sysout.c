@@ -277,6 +277,7 @@ hidden void __green_rec_outs(long nr, const long *a, long r, const struct green_
 hidden int __green_rec_nargs(long nr)
 {
 	switch (nr) {
+	case GREEN_REC_RDTSC: case GREEN_REC_RDTSCP:
 	case SYS_getpid: case SYS_gettid: case SYS_getppid: case SYS_getuid: case SYS_geteuid:
 	case SYS_getgid: case SYS_getegid: case SYS_sched_yield: case SYS_fork: case SYS_vfork:
 	case SYS_pause: case SYS_setsid: case SYS_getpgrp:
@@ -325,6 +326,8 @@ hidden int __green_rec_nargs(long nr)
 hidden const char *__green_rec_name(long nr)
 {
 	switch (nr) {
+	case GREEN_REC_RDTSC: return "rdtsc";
+	case GREEN_REC_RDTSCP: return "rdtscp";
 #define N(x) case SYS_##x: return #x;
 	N(read) N(write) N(open) N(close) N(stat) N(fstat) N(lstat) N(poll) N(lseek) N(mmap)
 	N(mprotect) N(munmap) N(brk) N(rt_sigaction) N(rt_sigprocmask) N(ioctl) N(pread64)
