@@ -112,7 +112,11 @@ static inline int b_stack_mode(void) { return B_STACK_SEPARATE; }
 #else /* POSIX threads: green or 1:1 */
 
 #ifdef __GREEN_THREADS__
-#define B_IMPL (__GREEN_THREADS__ ? "green" : "1to1")
+/* the library the program runs on, asked at run time: green's libc has
+ * its start-up hook, the 1:1 one none, so one dynamically linked binary
+ * names the library green-run gave it (docs/dynamic.md) */
+void __green_start(void) __attribute__((weak));
+#define B_IMPL (__green_start ? "green" : "1to1")
 #else
 #define B_IMPL "pthreads"
 #endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh — run the benchmark suite and write the metric tables.
 #
-#   bench/run.sh BUILDDIR [--quick] [--only=PHASE,...]
+#   bench/run.sh BUILDDIR [--quick] [--only=PHASE,...] [--dynamic]
 #   bench/run.sh BUILDDIR --list        every metric key and phase, with its rows
 #   bench/run.sh BUILDDIR --compare [RUN_A RUN_B]   two runs side by side
 #
@@ -18,6 +18,11 @@
 # shorter trials.  --only runs only the phases named (the probes always
 # run; --list names them).  Every few seconds the phase that runs says
 # how far it is and about how long it and the run have left.
+# --dynamic builds one program, BUILDDIR/bench/bench-dyn, linked against
+# green's libc.so (green-cc --dynamic; and bench-dyn-tls, with a TLS
+# segment), and runs the green columns on it as it is and the 1:1
+# column on the same binary through `green-run --threads=1to1`: the
+# thread model chosen at run time (docs/dynamic.md).
 #
 # Environment: BENCH_CPU picks the CPU (default: the highest online one);
 # CC the compiler for the Pth build (default cc); BENCH_ONLY narrows the
@@ -26,17 +31,18 @@
 set -eu
 
 usage() {
-	echo "usage: $0 BUILDDIR [--quick] [--only=PHASE,...] | --list | --compare [RUN_A RUN_B]" >&2
+	echo "usage: $0 BUILDDIR [--quick] [--only=PHASE,...] [--dynamic] | --list | --compare [RUN_A RUN_B]" >&2
 	exit 2
 }
 
 [ $# -ge 1 ] || usage
 builddir=$1
 shift
-quick=no only= action=run
+quick=no only= action=run dynamic=no
 for a in "$@"; do
 	case $a in
 	--quick) quick=yes ;;
+	--dynamic) dynamic=yes ;;
 	--only=*) only=${a#--only=} ;;
 	--list) action=list ;;
 	--compare) action=compare ;;
@@ -96,6 +102,16 @@ done
 if newer "$out/bench-green-tls" || [ "$srcdir/bench/tls.c" -nt "$out/bench-green-tls" ]; then
 	echo "==> building bench-green-tls" >&2
 	"$green_cc" $cflags -o "$out/bench-green-tls" $(paths) "$srcdir/bench/tls.c"
+fi
+# one dynamically linked program for both models (--dynamic)
+if [ $dynamic = yes ]; then
+	for v in dyn dyn-tls; do
+		t=; [ $v = dyn-tls ] && t=$srcdir/bench/tls.c
+		if newer "$out/bench-$v" || [ "$builddir/lib/green/libc.so" -nt "$out/bench-$v" ]; then
+			echo "==> building bench-$v" >&2
+			"$green_cc" --dynamic $cflags -o "$out/bench-$v" $(paths) $t
+		fi
+	done
 fi
 pth=no
 hostcc=${CC:-cc}
@@ -263,6 +279,10 @@ run_append() {
 G=$out/bench-green
 K=$out/bench-1to1
 P=$out/bench-pth
+if [ $dynamic = yes ]; then
+	G=$out/bench-dyn
+	K="$builddir/bin/green-run --threads=1to1 $out/bench-dyn"
+fi
 
 # ---- which optional features are live (probes, never assumed)
 phase probes "probes"
@@ -329,6 +349,7 @@ fi
 # programs alternated in rounds so that tables.py takes their difference
 # within each round; and the two ways of moving the thread pointer
 GT=$out/bench-green-tls
+[ $dynamic = yes ] && GT=$out/bench-dyn-tls
 tls_rounds=7
 [ $quick = yes ] && tls_rounds=3
 if want tls; then

@@ -270,6 +270,8 @@ def describe_wait(t):
         s = "%s wait (key %#x)" % ("descriptor" if kind == "GW_FD" else "child", o)
     elif kind == "GW_ADDR":
         s = "lock word %#x" % o
+    elif kind == "GW_FUTEX":
+        s = "futex word %#x (syscall)" % o
     elif kind == "GW_AIO":
         s = "asynchronous I/O (aio_suspend, lio_listio or aio_cancel)"
     elif kind == "GW_EXIT":

@@ -331,7 +331,10 @@ sed -n '/^    \$ cat hello\.c$/,/^    \$ /p' "$S/README.md" | sed '1d;$d;s/^    
 if ! grep -q pthread_create "$T/hello.c"; then
 	fail "README.md: no hello.c example found"
 elif $TO "$B/bin/green-cc" -Wall -Werror -O2 -o "$T/hello" "$T/hello.c" >"$T/err" 2>&1 &&
-     run "$T/hello" && [ "$st" = 0 ] && [ "$(grep -c 'on kernel thread' "$T/out")" = 4 ]; then
+     run "$T/hello" && [ "$st" = 0 ] && [ "$(grep -c ' in process ' "$T/out")" = 4 ] &&
+     # main's id is the process id; the threads' are their own, distinct
+     [ "$(awk '/^main: id/ { print ($3 == $6) }' "$T/out")" = 1 ] &&
+     [ "$(awk '/^thread/ && $4 >= 4194304 { print $4 }' "$T/out" | sort -u | wc -l)" = 3 ]; then
 	pass "README.md's hello.c compiles with -Wall -Werror and runs"
 else
 	fail "README.md's hello.c"

@@ -297,6 +297,7 @@ hidden int __race_line_of(uintptr_t pc, const char **dir, const char **file, uns
 {
 	size_t lo = 0, hi;
 	load();
+	pc -= __race_bias();   /* a PIE's (elf.c) */
 	hi = nrows;
 	while (lo < hi) {                  /* the first row above pc */
 		size_t mid = (lo + hi) / 2;

@@ -26,6 +26,11 @@ static size_t nsyms;
 static const char *strs;
 static char exe[256] = "?";
 static int tried;
+/* where the executable was loaded: 0 for a fixed-address one; a static
+ * PIE's (green-cc -static-pie) symbols are relative to its ELF header,
+ * which the linker names __ehdr_start */
+extern const Elf64_Ehdr __ehdr_start __attribute__((__weak__, __visibility__("hidden")));
+static uintptr_t bias;
 
 static void load(void)
 {
@@ -55,6 +60,7 @@ static void load(void)
 		image = 0;
 		return;
 	}
+	if (eh->e_type == ET_DYN) bias = (uintptr_t)&__ehdr_start;
 	sh = (const Elf64_Shdr *)(image + eh->e_shoff);
 	nsh = eh->e_shnum;
 	shstr = (const char *)image + sh[eh->e_shstrndx].sh_offset;
@@ -64,6 +70,14 @@ static void load(void)
 			nsyms = sh[i].sh_size / sizeof *syms;
 			strs = (const char *)image + sh[sh[i].sh_link].sh_offset;
 		}
+}
+
+/* the executable's load address (0 unless it is a PIE): a runtime
+ * address less it is an address of the file's symbols and DWARF */
+hidden uintptr_t __race_bias(void)
+{
+	load();
+	return bias;
 }
 
 hidden const char *__race_exe_name(void)
@@ -134,18 +148,18 @@ static const char *name_of(const Elf64_Sym *s, char *buf, size_t len)
 
 hidden const char *__race_func_at(uintptr_t pc, char *buf, size_t len, uintptr_t *start)
 {
-	const Elf64_Sym *s = symbol_at(pc, STT_FUNC);
+	const Elf64_Sym *s = symbol_at(pc - __race_bias(), STT_FUNC);
 	if (!s) return 0;
-	*start = s->st_value;
+	*start = s->st_value + bias;
 	return name_of(s, buf, len);
 }
 
 hidden const char *__race_object_at(uintptr_t a, char *buf, size_t len, uintptr_t *start,
                                     size_t *size)
 {
-	const Elf64_Sym *s = symbol_at(a, STT_OBJECT);
+	const Elf64_Sym *s = symbol_at(a - __race_bias(), STT_OBJECT);
 	if (!s) return 0;
-	*start = s->st_value;
+	*start = s->st_value + bias;
 	*size = s->st_size;
 	return name_of(s, buf, len);
 }
@@ -164,5 +178,5 @@ hidden void *__race_symbol(const char *name)
 			continue;
 		if (!best || ELF64_ST_BIND(best->st_info) == STB_LOCAL) best = s;
 	}
-	return best ? (void *)(uintptr_t)best->st_value : 0;
+	return best ? (void *)(uintptr_t)(best->st_value + bias) : 0;
 }

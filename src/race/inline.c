@@ -9,7 +9,7 @@
  * entries are read in order, keeping at each depth the subprogram or
  * inlined subroutine whose ranges hold the pc.  Each inlined one gives
  * the name of its function (through DW_AT_abstract_origin, demangled by
- * report.c when it is a linkage name) and the file and line it was
+ * print.c when it is a linkage name) and the file and line it was
  * called from (DW_AT_call_file, in the unit's line table: dwarf.c).
  * Only report time pays for this.
  */
@@ -302,6 +302,7 @@ hidden int __race_inlined(uintptr_t pc, struct race_inlined *out, int max)
 	static struct unit cu;     /* (large: its abbreviations) */
 	const unsigned char *p, *next;
 	load();
+	pc -= __race_bias();   /* a PIE's (elf.c) */
 	if (!info || !abbrev) return 0;
 	for (p = info; p < info + info_size; p = next) {
 		struct in in;

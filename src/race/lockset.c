@@ -10,7 +10,7 @@
  * it holds (sync.c calls __race_locked and __race_unlocked); the set is
  * interned (a sorted list of incarnation and mode, by content) so that
  * an access record names it in 32 bits, through a stack node
- * (thread.c's __race_ctx).
+ * (threads.c's __race_ctx).
  */
 #include <string.h>
 #include "race.h"

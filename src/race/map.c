@@ -1,7 +1,7 @@
 /*
  * map.c — a map from addresses to pointers, by open addressing, for the
  * detector's tables (the synchronisation objects and their pages,
- * clock.c).  Keys 0 and 1 are reserved (empty and deleted slots); memory
+ * vclock.c).  Keys 0 and 1 are reserved (empty and deleted slots); memory
  * comes from the detector's pool, and a table that grows leaves its old
  * arrays behind.
  */

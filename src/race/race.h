@@ -62,7 +62,7 @@
  */
 struct race_cell {
 	uint64_t info;
-	uint32_t node;               /* call stack (stack.c), perhaps with the locks held */
+	uint32_t node;               /* call stack (callstack.c), perhaps with the locks held */
 	uint32_t pc;                 /* the access, as an offset from the text base */
 };
 
@@ -116,8 +116,8 @@ struct race_thread {
 	uint32_t ctx_node, ctx_set, ctx;   /* the last stack + lockset node made */
 	void (*once_fn)(void);             /* pthread_once in progress (sync.c) */
 	void *once_obj;
-	struct race_vc rel_fence;          /* clock at the last release fence (atomic.c) */
-	struct race_vc acq_pending;        /* clocks read by relaxed loads since (atomic.c) */
+	struct race_vc rel_fence;          /* clock at the last release fence (atomic_edges.c) */
+	struct race_vc acq_pending;        /* clocks read by relaxed loads since (atomic_edges.c) */
 	unsigned char fenced;
 };
 
@@ -129,7 +129,7 @@ struct race_sync {
 	unsigned writer;             /* rwlock: tid+1 of the write holder; barrier: its count */
 	uint64_t arrivals;           /* barrier: arrivals since pthread_barrier_init */
 	uint32_t mid;                /* a lock's incarnation (lockset.c), 0 = none yet */
-	struct race_sync *page_next; /* the other objects of its 4 KiB page (clock.c) */
+	struct race_sync *page_next; /* the other objects of its 4 KiB page (vclock.c) */
 };
 
 /* ---- the section every entry point runs in */
@@ -165,7 +165,7 @@ int __real_open(const char *, int, ...);
 int __real_close(int);
 long __real_read(int, void *, size_t);
 
-/* ---- thread.c */
+/* ---- threads.c */
 extern hidden struct race_thread **__race_threads;   /* by tid */
 extern hidden unsigned __race_nthreads;
 extern hidden struct race_thread *__race_cache;      /* the last thread looked up */
@@ -192,7 +192,7 @@ hidden void __race_entry(struct race_thread *, const void *fn, const void *ret,
 hidden struct race_thread *__race_of_pthread(pthread_t);
 hidden void __race_report_leaks(void);
 
-/* ---- clock.c */
+/* ---- vclock.c */
 hidden void __race_vc_join(struct race_vc *to, const struct race_vc *from);
 hidden void __race_vc_copy(struct race_vc *to, const struct race_vc *from);
 hidden void __race_vc_set(struct race_vc *, unsigned t, uint64_t v);
@@ -227,7 +227,7 @@ hidden void __race_check_free(struct race_thread *, uintptr_t addr, size_t size,
 hidden void __race_shadow_freed(uintptr_t addr, size_t size, unsigned tid, uint32_t node);
 hidden void __race_shadow_reset(uintptr_t addr, size_t size);
 
-/* ---- stack.c: call stacks interned as (parent, pc) chains */
+/* ---- callstack.c: call stacks interned as (parent, pc) chains */
 hidden uint32_t __race_node(uint32_t parent, uint32_t pc);
 hidden void __race_node_get(uint32_t node, uint32_t *parent, uint32_t *pc);
 
@@ -287,6 +287,7 @@ hidden const char *__race_object_at(uintptr_t a, char *buf, size_t len, uintptr_
                                     size_t *size);
 hidden void *__race_symbol(const char *name);
 hidden const char *__race_exe_name(void);
+hidden uintptr_t __race_bias(void);
 hidden const char *__race_demangle(const char *name, char *buf, size_t len);
 hidden const void *__race_section(const char *name, size_t *size);
 
@@ -303,7 +304,7 @@ struct race_inlined {
 };
 hidden int __race_inlined(uintptr_t pc, struct race_inlined *out, int max);
 
-/* ---- report.c */
+/* ---- print.c */
 struct race_access {
 	unsigned tid;
 	int write, atomic;

@@ -384,7 +384,7 @@ hidden void __green_explore_report(void)
 }
 
 /* The schedule so far (steps and hash), for a report made before exit:
- * the race detector's (src/race/report.c). */
+ * the race detector's (src/race/print.c). */
 hidden void __green_explore_where(uint64_t *s, uint64_t *h)
 {
 	*s = steps;

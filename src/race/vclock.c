@@ -1,5 +1,5 @@
 /*
- * clock.c — vector clocks, and the clocks of synchronisation objects
+ * vclock.c — vector clocks, and the clocks of synchronisation objects
  * (docs/race.md).
  *
  * A synchronisation object is known by its address alone: a map gives

@@ -1,5 +1,5 @@
 /*
- * report.c — the reports (data race, heap use after free, thread leak),
+ * print.c — the reports (data race, heap use after free, thread leak),
  * in ThreadSanitizer's words and layout so that what its users grep for
  * is there; their suppressions; and the exit status (docs/race.md).
  *
@@ -174,7 +174,7 @@ static void stack(const struct frames *f)
 	expand(f, &ls);
 	for (i = 0; i < ls.n; i++)
 		put("    #%d %s %s (%s+0x%lx)\n", i, ls.l[i].fn, ls.l[i].at ? ls.l[i].at : "<null>",
-		    __race_exe_name(), (unsigned long)ls.l[i].a);
+		    __race_exe_name(), (unsigned long)(ls.l[i].a - __race_bias()));
 	if (!ls.n) put("    [failed to restore the stack]\n");
 	put("\n");
 }
@@ -192,7 +192,7 @@ static void summary(const char *what, const struct frames *f)
 			return;
 		}
 	put("SUMMARY: ThreadSanitizer: %s (%s+0x%lx) in %s\n", what, __race_exe_name(),
-	    ls.n ? (unsigned long)ls.l[0].a : 0ul, ls.n ? ls.l[0].fn : "<null>");
+	    ls.n ? (unsigned long)(ls.l[0].a - __race_bias()) : 0ul, ls.n ? ls.l[0].fn : "<null>");
 }
 
 /* ---- threads */
@@ -330,7 +330,8 @@ static void location(uintptr_t addr, char *var, size_t len, unsigned *alloc_tid)
 	if ((name = __race_object_at(addr, buf, sizeof buf, &start, &size))) {
 		snprintf(var, len, "%s", name);
 		put("  Location is global '%s' of size %lu at 0x%lx (%s+0x%lx)\n\n", var,
-		    (unsigned long)size, (unsigned long)start, __race_exe_name(), (unsigned long)start);
+		    (unsigned long)size, (unsigned long)start, __race_exe_name(),
+		    (unsigned long)(start - __race_bias()));
 		return;
 	}
 	if (__race_block_find(addr, &b)) {

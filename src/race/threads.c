@@ -1,5 +1,5 @@
 /*
- * thread.c — threads as the race detector sees them: their records and
+ * threads.c — threads as the race detector sees them: their records and
  * vector clocks, their shadow call stacks, the happens-before edges of
  * creation and join, and the threads left unjoined at exit (docs/race.md).
  *
@@ -146,7 +146,7 @@ hidden uint32_t __race_top_node(struct race_thread *t)
 }
 
 /* The same, and the locks the thread holds: a node whose pc names the
- * lockset, above the stack (report.c reads it back). */
+ * lockset, above the stack (print.c reads it back). */
 hidden uint32_t __race_ctx(struct race_thread *t)
 {
 	uint32_t n = __race_top_node(t);
