@@ -5,7 +5,7 @@
 # the clocks, rdtsc and rdtscp — is recorded once, then replayed ten times: every replay
 # prints the same output and the same summary (events, points, signals
 # taken, and a hash over the schedule and every result), with separate
-# and with copied stacks and under a seeded schedule.  A replay of a
+# and with copied stacks, under a seeded schedule, and linked dynamically.  A replay of a
 # program that is not the recorded one stops at the first divergence and
 # names both sides.
 . "$GREEN_SRC/tests/lib.sh"
@@ -16,6 +16,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cp "$P" "$T/rrmix"
 cd "$T"
+PROG=./rrmix
 if ! "$REC" -o probe.trace -- /bin/true 2>probe.err; then :; fi
 if "$REC" -o probe.trace -- ./rrmix >/dev/null 2>probe.err; then :; else
 	if grep -q "needs Syscall User Dispatch" probe.err; then
@@ -28,7 +29,7 @@ summary() { grep -o '[0-9]* events, [0-9]* points, [0-9]* signals, hash [0-9a-f]
 # round NAME ENV...: record once, replay ten times
 round() {
 	name=$1; shift
-	if ! env "$@" "$REC" -o "$name.trace" -- ./rrmix >"$name.out" 2>"$name.err"; then
+	if ! env "$@" "$REC" -o "$name.trace" -- $PROG >"$name.out" 2>"$name.err"; then
 		fail "$name: the recorded run failed"; sed 's/^/  | /' "$name.err" | tail -5; return
 	fi
 	want=$(summary "$name.err")
@@ -86,6 +87,23 @@ EOC
 	else
 		fail "gdb: the replay's moves"; grep -i 'event\|checkpoint\|error' moves.out | head -8
 	fi
+fi
+
+# a dynamically linked program (green's libc.so and loader, docs/dynamic.md)
+if [ -x "$B/tests/record/rrmix-dyn" ]; then
+	cp "$B/tests/record/rrmix-dyn" rrmix-dyn
+	PROG=./rrmix-dyn
+	round dynamic GREEN_QUANTUM_MS=1
+	PROG=./rrmix
+fi
+
+# a program that would not record itself is refused: kernel threads
+if "$REC" -o onetoone.trace -- "$B/tests/prog/nothreads-1to1" >/dev/null 2>onetoone.err; then
+	fail "a --threads=1to1 program was run as if recorded"
+elif grep -q "is not a green program" onetoone.err; then
+	pass "a --threads=1to1 program is refused with a message"
+else
+	fail "a --threads=1to1 program: no clear refusal"; sed 's/^/  | /' onetoone.err | head -3
 fi
 
 # a different program at the recorded path: the replay stops and says where

@@ -3,7 +3,9 @@
  * threads sliced by the tick, a TCP server and its clients on the
  * loopback, a file written with random bytes and read back, signals from
  * a child process and from an interval timer, the clocks and the CPU's
- * time-stamp counter.  It prints
+ * time-stamp counter, and the program's own kernel calls: futexes and a
+ * blocking read made with syscall(), which park the green thread, and a
+ * `syscall` instruction of its own.  It prints
  * what it saw and a hash over the order in which every thread did every
  * step (the schedule) and every value it read (the results): a plain run
  * prints a different hash almost every time, a replay must print the
@@ -19,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/random.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -146,6 +150,50 @@ static void *client(void *arg)
 	return 0;
 }
 
+/* syscall(): a waiter on a futex word of the program's own (private and
+ * shared waits in turn) answers each wake through a pipe that the waker
+ * reads with a blocking raw read */
+static int word, raw[2];
+
+static void *rawwaiter(void *arg)
+{
+	(void)arg;
+	me = 4;
+	for (int i = 1; i <= 10; i++) {
+		int op = i % 2 ? FUTEX_WAIT_PRIVATE : FUTEX_WAIT;
+		while (__atomic_load_n(&word, __ATOMIC_ACQUIRE) < i)
+			syscall(SYS_futex, &word, op, i - 1, 0, 0, 0);
+		uint64_t t = now_ns();
+		if (syscall(SYS_write, raw[1], &t, sizeof t) != sizeof t) exit(8);
+	}
+	return 0;
+}
+
+static void *rawwaker(void *arg)
+{
+	(void)arg;
+	me = 5;
+	for (int i = 1; i <= 10; i++) {
+		uint64_t t;
+		__atomic_store_n(&word, i, __ATOMIC_RELEASE);
+		syscall(SYS_futex, &word, i % 2 ? FUTEX_WAKE_PRIVATE : FUTEX_WAKE, 1, 0, 0, 0);
+		if (syscall(SYS_read, raw[0], &t, sizeof t) != sizeof t) exit(9);
+		note(t);
+	}
+	return 0;
+}
+
+/* a clock read by a `syscall` instruction of the program's own */
+static uint64_t raw_clock(void)
+{
+	struct timespec ts;
+	long r;
+	__asm__ __volatile__ ("syscall" : "=a"(r)
+	                      : "a"((long)SYS_clock_gettime), "D"((long)CLOCK_REALTIME), "S"(&ts)
+	                      : "rcx", "r11", "memory");
+	return r ? 0 : ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
 static void *files(void *arg)
 {
 	char path[] = "/tmp/rrmix-XXXXXX", b[65536], c[65536];
@@ -176,7 +224,7 @@ static void *files(void *arg)
 
 int main(void)
 {
-	pthread_t cp[CPUS], cl[CLIENTS], sv, fl;
+	pthread_t cp[CPUS], cl[CLIENTS], sv, fl, rw[2];
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof a;
 	uint64_t t0 = now_ns();
@@ -202,10 +250,15 @@ int main(void)
 	for (long i = 0; i < CPUS; i++) pthread_create(&cp[i], 0, cpu, (void *)i);
 	pthread_create(&sv, 0, server, 0);
 	pthread_create(&fl, 0, files, 0);
+	if (pipe(raw)) return 1;
+	pthread_create(&rw[0], 0, rawwaiter, 0);
+	pthread_create(&rw[1], 0, rawwaker, 0);
 	for (long i = 0; i < CLIENTS; i++) pthread_create(&cl[i], 0, client, (void *)i);
 	for (int i = 0; i < CLIENTS; i++) pthread_join(cl[i], 0);
 	pthread_join(sv, 0);
 	pthread_join(fl, 0);
+	pthread_join(rw[0], 0);
+	pthread_join(rw[1], 0);
 	for (int i = 0; i < CPUS; i++) {
 		void *r;
 		pthread_join(cp[i], &r);
@@ -229,6 +282,11 @@ int main(void)
 	}
 	printf("port %d, child exit %d, %d SIGUSR1 and %d SIGALRM taken, first by threads %d %d %d\n",
 	       port, WEXITSTATUS(status), (int)usr1, (int)alrm, took[0], took[1], took[2]);
+	{
+		uint64_t r = raw_clock();
+		fold(r);
+		printf("raw clock %llu\n", (unsigned long long)r);
+	}
 	printf("elapsed %llu ns\n", (unsigned long long)(now_ns() - t0));
 	printf("state %016llx\n", (unsigned long long)state);
 	return 0;
