@@ -7,17 +7,34 @@
 # taken, and a hash over the schedule and every result), with separate
 # and with copied stacks, under a seeded schedule, and linked dynamically.  A replay of a
 # program that is not the recorded one stops at the first divergence and
-# names both sides.
+# names both sides.  On another CPU: GREEN_RECORDING and green-record refuse.
 . "$GREEN_SRC/tests/lib.sh"
-[ "$GREEN_ARCH" = x86_64 ] || { echo "SKIP: green-record is x86_64's (docs/record.md)"; exit 77; }
-[ -z "$GREEN_RUN" ] || { echo "SKIP: Syscall User Dispatch is the kernel's, not $GREEN_RUN's"; exit 77; }
-REC="$B/bin/green-record" REP="$B/bin/green-replay" P="$B/tests/record/rrmix-green"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+if [ "$GREEN_ARCH" != x86_64 ]; then
+	# elsewhere a program started to record refuses, and the launcher too
+	P="$B/tests/prog/nothreads-green"
+	[ -x "$P" ] || { echo "SKIP: green-record is x86_64's (docs/record.md)"; exit 77; }
+	st=0; GREEN_RECORDING=record $GREEN_RUN "$P" >/dev/null 2>"$T/err" || st=$?
+	if [ $st = 125 ] && grep -q "run on x86_64 only" "$T/err"; then
+		pass "GREEN_RECORDING on $GREEN_ARCH: refused, exit 125, with a message"
+	else
+		fail "GREEN_RECORDING on $GREEN_ARCH: exit $st"; sed 's/^/  | /' "$T/err" | head -3
+	fi
+	st=0; "$B/bin/green-record" -o "$T/trace" -- "$P" >/dev/null 2>"$T/err" || st=$?
+	if [ $st != 0 ] && grep -q "records x86_64 programs only" "$T/err"; then
+		pass "green-record refuses a $GREEN_ARCH program"
+	else
+		fail "green-record and a $GREEN_ARCH program: exit $st"; sed 's/^/  | /' "$T/err" | head -3
+	fi
+	finish
+	exit
+fi
+[ -z "$GREEN_RUN" ] || { echo "SKIP: Syscall User Dispatch is the kernel's, not $GREEN_RUN's"; exit 77; }
+REC="$B/bin/green-record" REP="$B/bin/green-replay" P="$B/tests/record/rrmix-green"
 cp "$P" "$T/rrmix"
 cd "$T"
 PROG=./rrmix
-if ! "$REC" -o probe.trace -- /bin/true 2>probe.err; then :; fi
 if "$REC" -o probe.trace -- ./rrmix >/dev/null 2>probe.err; then :; else
 	if grep -q "needs Syscall User Dispatch" probe.err; then
 		echo "SKIP: this kernel has no Syscall User Dispatch"; exit 77

@@ -72,7 +72,10 @@ hidden void __green_rec_point(void) {}
 hidden void __green_rec_start(void)
 {
 	const char *s = getenv("GREEN_RECORDING");
-	if (s && *s) __green_say("green: GREEN_RECORDING=%s: green-record and green-replay run on x86_64 only\n", s);
+	if (s && *s) {   /* refused, as green-record does where it cannot start */
+		__green_say("green: GREEN_RECORDING=%s: green-record and green-replay run on x86_64 only\n", s);
+		_Exit(125);
+	}
 }
 #else
 
@@ -848,9 +851,11 @@ hidden void __green_rec_start(void)
 	tsc_trap(1);
 	green_pending_set(GREEN_PEND_RECORD);   /* every outermost GREEN_LEAVE a point */
 }
+#endif
 
+/* before the program's constructors; where the crt0 hook is not called
+ * (the SPARC overlay, on glibc's start) the only start */
 __attribute__((constructor(101))) static void early(void)
 {
 	__green_rec_start();
 }
-#endif
