@@ -106,6 +106,24 @@ EOC
 	fi
 fi
 
+# threads that spin without a call, built with --sched-points: preempted
+# at their blocks in the recording, at the same blocks in the replay (a
+# recorded run takes even SIGTERM at a point: a hang needs SIGKILL)
+cp "$B/tests/record/spin-green" spin
+st=0; timeout -s KILL 120 env GREEN_QUANTUM_MS=1 "$REC" -o spin.trace -- ./spin >spin.out 2>spin.err || st=$?
+want=$(summary spin.err)
+if [ $st != 0 ] || [ -z "$want" ]; then
+	fail "spin: the recorded run failed or did not end (status $st)"
+else
+	same=0
+	for i in 1 2 3; do
+		timeout -s KILL 120 "$REP" spin.trace >spin.rep 2>spin.reperr
+		cmp -s spin.out spin.rep && [ "$(summary spin.reperr)" = "$want" ] && same=$((same + 1))
+	done
+	if [ $same = 3 ]; then pass "spin: preempted in its loops, 3 of 3 replays match ($(cat spin.out))"
+	else fail "spin: $same of 3 replays match"; fi
+fi
+
 # a dynamically linked program (green's libc.so and loader, docs/dynamic.md)
 if [ -x "$B/tests/record/rrmix-dyn" ]; then
 	cp "$B/tests/record/rrmix-dyn" rrmix-dyn
