@@ -15,6 +15,9 @@
 #                                   EXPR taken from the thread shown
 #   $green_tls("VAR" [, N])         `__thread` variable VAR of thread N (or
 #                                   of the thread shown), as an lvalue
+#   green-replay when|goto N|checkpoint|checkpoints|restart K
+#                                   move through a replay of green-record's
+#                                   trace (docs/record.md)
 #
 # and sets SIGALRM (green's time-slice tick) to nostop noprint pass.
 #
@@ -1085,5 +1088,208 @@ def _linux_osabi():
     if '"auto"' in current and '"GNU/Linux"' not in current:
         gdb.execute("set osabi GNU/Linux", to_string=True)
 
+
+
+# ---------------------------------------------------------------- green-replay
+
+class GreenReplay(gdb.Command):
+    """Move through a replay of green-record's trace (green-replay --gdb).
+
+green-replay when             the event (system calls replayed so far) and
+                              the point (countable points so far)
+green-replay goto N           run on to just before event N; to an earlier
+                              event, start again from the latest checkpoint
+                              made before it
+green-replay checkpoint       keep a copy of the replay as it is now, or at
+                              the next event if between two (a fork of its
+                              one kernel thread, kept stopped by gdb)
+green-replay checkpoints      list them
+green-replay restart K        go back to checkpoint K (which is kept)"""
+
+    def __init__(self):
+        super().__init__("green-replay", gdb.COMMAND_RUNNING, prefix=True)
+
+
+def _replay_var(name):
+    if not gdb.selected_inferior().pid:
+        raise gdb.GdbError("green-replay: the program is not running (run, or green-replay goto N)")
+    try:
+        return int(gdb.parse_and_eval(name))
+    except gdb.error:
+        raise gdb.GdbError("green-replay: no replay here (start the program with green-replay --gdb)")
+
+
+def _when():
+    return _replay_var("__green_rec_events"), _replay_var("__green_rec_points")
+
+
+_last_stop = [None]
+_FAULTS = ("SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGTRAP", "SIGKILL")
+
+
+def _note_stop(event):
+    _last_stop[0] = event
+
+
+def _continue_to_break():
+    """continue, and again past the signals the replay sends itself at
+    their recorded points (a tick, a timer, a child's kill): only a
+    breakpoint, a fault or the end stops the move."""
+    while True:
+        _last_stop[0] = None
+        gdb.execute("continue", to_string=True)
+        e = _last_stop[0]
+        if not gdb.selected_inferior().pid:
+            raise gdb.GdbError("green-replay: the program ended first")
+        if isinstance(e, gdb.SignalEvent) and e.stop_signal not in _FAULTS:
+            continue
+        return e
+
+
+class GreenReplayWhen(gdb.Command):
+    """The replay's event and point: green-replay when."""
+
+    def __init__(self):
+        super().__init__("green-replay when", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        ev, pt = _when()
+        gdb.write("event %d, point %d\n" % (ev, pt))
+
+
+# checkpoint id -> (inferior number, event, point)
+_checkpoints = {}
+
+
+def _fork_here():
+    """Fork the selected inferior at the library's stop (green-replay goto
+    stops there); gdb keeps the child, a new inferior, stopped just after
+    the fork.  Returns its inferior number."""
+    gdb.execute("set detach-on-fork off", to_string=True)
+    gdb.execute("set follow-fork-mode parent", to_string=True)
+    gdb.execute("set schedule-multiple off", to_string=True)
+    before = {i.num for i in gdb.inferiors()}
+    gdb.execute("set var __green_rec_fork_req = 1", to_string=True)
+    gdb.execute("tbreak __green_rec_forked if r != 0", to_string=True)
+    _continue_to_break()
+    new = [i.num for i in gdb.inferiors() if i.num not in before]
+    if not new:
+        raise gdb.GdbError("green-replay: gdb did not keep the checkpoint's process")
+    return new[0]
+
+
+def _at_stop():
+    """Stopped in the library's stop, between two events?"""
+    f = gdb.selected_frame()
+    while f is not None:
+        if f.name() in ("__green_rec_stop", "__green_rec_forked"):
+            return True
+        f = f.older()
+    return False
+
+
+class GreenReplayCheckpoint(gdb.Command):
+    """Keep a copy of the replay as it is now: green-replay checkpoint."""
+
+    def __init__(self):
+        super().__init__("green-replay checkpoint", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        ev, pt = _when()
+        if not _at_stop():   # a checkpoint is made between two events
+            gdb.execute("green-replay goto %d" % (ev + 1), to_string=True)
+            ev, pt = _when()
+        num = _fork_here()
+        k = max(_checkpoints, default=0) + 1
+        _checkpoints[k] = (num, ev, pt)
+        gdb.write("checkpoint %d at event %d, point %d\n" % (k, ev, pt))
+
+
+class GreenReplayCheckpoints(gdb.Command):
+    """List the checkpoints: green-replay checkpoints."""
+
+    def __init__(self):
+        super().__init__("green-replay checkpoints", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        if not _checkpoints:
+            gdb.write("no checkpoints\n")
+        for k, (num, ev, pt) in sorted(_checkpoints.items()):
+            gdb.write("checkpoint %d: event %d, point %d (inferior %d)\n" % (k, ev, pt, num))
+
+
+def _restart(k):
+    if k not in _checkpoints:
+        raise gdb.GdbError("green-replay: no checkpoint %d" % k)
+    num, ev, pt = _checkpoints[k]
+    old = gdb.selected_inferior().num
+    gdb.execute("inferior %d" % num, to_string=True)
+    # the checkpoint itself stays as it is: run on in a fresh copy of it
+    _checkpoints[k] = (_fork_here(), ev, pt)
+    if old != num:
+        gdb.execute("kill inferiors %d" % old, to_string=True)
+        gdb.execute("remove-inferiors %d" % old, to_string=True)
+    return ev
+
+
+class GreenReplayRestart(gdb.Command):
+    """Go back to checkpoint K: green-replay restart K."""
+
+    def __init__(self):
+        super().__init__("green-replay restart", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        try:
+            k = int(arg)
+        except ValueError:
+            raise gdb.GdbError("usage: green-replay restart K")
+        ev = _restart(k)
+        gdb.write("back at checkpoint %d: event %d\n" % (k, ev))
+
+
+class GreenReplayGoto(gdb.Command):
+    """Run to just before event N: green-replay goto N.
+
+The replay stops in the library's handler of the system call that is
+event N, before it is answered; `bt` shows the program's call.  An event
+already passed is reached again from the latest checkpoint before it."""
+
+    def __init__(self):
+        super().__init__("green-replay goto", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        try:
+            n = int(arg)
+        except ValueError:
+            raise gdb.GdbError("usage: green-replay goto N")
+        if not gdb.selected_inferior().pid:   # not started: from the first instruction
+            gdb.execute("starti", to_string=True)
+        ev, _ = _when()
+        if n < ev:
+            earlier = [k for k, (_, e, _) in _checkpoints.items() if e <= n]
+            if not earlier:
+                raise gdb.GdbError("green-replay: event %d is behind us and no checkpoint is "
+                                   "before it (green-replay checkpoint)" % n)
+            ev = _restart(max(earlier, key=lambda k: _checkpoints[k][1]))
+        if n == ev:
+            gdb.write("at event %d\n" % n)
+            return
+        gdb.execute("set var __green_rec_stop_at = %d" % n, to_string=True)
+        gdb.execute("tbreak __green_rec_stop", to_string=True)
+        e = _continue_to_break()
+        gdb.execute("set var __green_rec_stop_at = 0", to_string=True)
+        if isinstance(e, gdb.SignalEvent):
+            gdb.write("stopped by %s before event %d\n" % (e.stop_signal, n))
+        ev, pt = _when()
+        gdb.write("before event %d (point %d)\n" % (ev, pt))
+
+
+gdb.events.stop.connect(_note_stop)
+GreenReplay()
+GreenReplayWhen()
+GreenReplayCheckpoint()
+GreenReplayCheckpoints()
+GreenReplayRestart()
+GreenReplayGoto()
 
 _setup()

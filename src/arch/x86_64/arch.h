@@ -61,6 +61,10 @@ static inline void __green_arch_fp_set(const struct green_arch_fp *f)
  * nanoseconds where the kernel allows it (AT_HWCAP2 has HWCAP2_FSGSBASE,
  * Linux 5.9 on); otherwise arch_prctl(ARCH_SET_FS), a system call.
  * valgrind does not emulate wrfsbase: under it, always the system call.
+ * The call is the bare instruction, not the libc's __syscall, which first
+ * asks whether green-record is on (musl/syscall_arch.h): two instructions
+ * more on every switch; recorded, the instruction traps to the recorder
+ * (src/core/record/record.c), which lets it run.
  */
 extern hidden int __green_arch_fsgsbase;     /* context.S */
 
@@ -74,8 +78,11 @@ static inline void __green_arch_set_tp(void *tp)
 {
 	if (__green_arch_fsgsbase)
 		__asm__ volatile ("wrfsbase %0" : : "r"(tp) : "memory");
-	else
-		__syscall(SYS_arch_prctl, 0x1002 /* ARCH_SET_FS */, tp);
+	else {
+		long r;
+		__asm__ volatile ("syscall" : "=a"(r) : "a"(SYS_arch_prctl), "D"(0x1002 /* ARCH_SET_FS */),
+		                  "S"(tp) : "rcx", "r11", "memory");
+	}
 }
 
 #endif

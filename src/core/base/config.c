@@ -104,7 +104,7 @@ static int parse_sched(const char *s)
 }
 
 static const char *const known[] = {
-	"STACK_SIZE", "STACKS", "COPIED_REGION", "COPIED_HOT", "QUANTUM_MS", "SCHED", "AIO", "IO", "DEBUG",
+	"STACK_SIZE", "STACKS", "COPIED_REGION", "COPIED_HOT", "QUANTUM_MS", "SCHED", "AIO", "IO", "DEBUG", "RECORDING",
 };
 
 /* Is a (the part after GREEN_, up to '=') a misspelling of k: the same

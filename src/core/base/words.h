@@ -34,6 +34,9 @@
  *   [REAP]     exited detached threads' stacks wait to be freed.  Set
  *              and cleared: switch.c.  Also held by: the reap list
  *              (switch.c), non-empty exactly while this is set.
+ *   [RECORD]   the run is recorded or replayed: every outermost section
+ *              end is a countable point.  Set once: record/record.c;
+ *              never cleared.  Also held by: __green_rmode, the mode.
  *
  * __green_yield_gate  4 bytes, tested as one word by sched_yield
  *                   (sched.c): a yield with all four clear makes one
@@ -94,6 +97,7 @@ enum {
 	GREEN_PEND_POLL,                            /* wake expired and ready waiters */
 	GREEN_PEND_EXPLORE,                         /* GREEN_SCHED: a scheduling point */
 	GREEN_PEND_REAP,                            /* exited detached threads' stacks to free */
+	GREEN_PEND_RECORD,                          /* green-record/replay: a countable point */
 };
 
 union green_yield_gate {

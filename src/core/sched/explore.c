@@ -97,6 +97,7 @@
 #include "base/gconfig.h"
 #include "sched/runq.h"
 #include "sched/pos.h"
+#include "record/record.h"
 
 #define DEFAULT_DEPTH 3
 #define DEFAULT_K 1000
@@ -430,12 +431,16 @@ __attribute__((destructor)) static void at_exit(void)
  * The fine-grained point: `green-cc --sched-points` compiles the program
  * with -fsanitize-coverage=trace-pc, which calls this at every basic
  * block.  It lives here, in code compiled without the flag (or it would
- * call itself).  Outside GREEN_SCHED it costs a load and a branch.  In
+ * call itself).  Outside GREEN_SCHED and green-record it costs two loads
+ * and branches.  While recording or replaying every block is a countable
+ * point, where a signal from outside (the tick) is taken: a thread that
+ * computes is preempted in its loop, not at its next call.  In
  * code also built with memory points (`--sched-points=all`), a block
  * that follows one that made memory accesses is no point: those were.
  */
 void __sanitizer_cov_trace_pc(void)
 {
+	if (__green_rmode) __green_rec_point();   /* green-record: a countable point */
 	if (!__green_xmode) return;
 	if (__green_mp_accessed) {
 		/* --sched-points=all: the block before made memory accesses,

@@ -18,6 +18,7 @@
 #include "sched/tick.h"
 #include "signal/gsignal.h"
 #include "base/gconfig.h"
+#include "record/record.h"
 
 hidden void __green_preempt_now(void)
 {
@@ -42,6 +43,7 @@ hidden void __green_preempt_now(void)
 hidden void __green_leave(void)
 {
 	if (green_vfork_child()) return;   /* the parent's threads are not ours to run */
+	if (__green_rmode) __green_rec_point();   /* before the work: a signal it takes is part of it */
 	__green_preempt_now();
 	if (__green_xmode) __green_explore_point(0);
 }

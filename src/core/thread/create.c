@@ -17,6 +17,7 @@
 #include <string.h>
 #include <errno.h>
 #include <limits.h>
+#include "record/record.h"
 #include "base/gthread.h"
 #include "base/section.h"
 #include "sched/gsched.h"
@@ -90,6 +91,7 @@ hidden void __green_init(void)
 void __green_start(void)
 {
 	__green_config_load();
+	__green_rec_start();   /* GREEN_RECORDING: normally done already, by a constructor */
 }
 
 /*

@@ -1,0 +1,158 @@
+#!/bin/sh
+# green-record and green-replay (docs/record.md): a run of tests/record/rrmix
+# — threads sliced at 1 ms, a TCP server and clients on the loopback, a
+# file of random bytes, signals from a child and from an interval timer,
+# the clocks, rdtsc and rdtscp — is recorded once, then replayed ten times: every replay
+# prints the same output and the same summary (events, points, signals
+# taken, and a hash over the schedule and every result), with separate
+# and with copied stacks, under a seeded schedule, and linked dynamically.  A replay of a
+# program that is not the recorded one stops at the first divergence and
+# names both sides.  On another CPU: GREEN_RECORDING and green-record refuse.
+. "$GREEN_SRC/tests/lib.sh"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+if [ "$GREEN_ARCH" != x86_64 ]; then
+	# elsewhere a program started to record refuses, and the launcher too
+	P="$B/tests/prog/nothreads-green"
+	[ -x "$P" ] || { echo "SKIP: green-record is x86_64's (docs/record.md)"; exit 77; }
+	st=0; GREEN_RECORDING=record $GREEN_RUN "$P" >/dev/null 2>"$T/err" || st=$?
+	if [ $st = 125 ] && grep -q "run on x86_64 only" "$T/err"; then
+		pass "GREEN_RECORDING on $GREEN_ARCH: refused, exit 125, with a message"
+	else
+		fail "GREEN_RECORDING on $GREEN_ARCH: exit $st"; sed 's/^/  | /' "$T/err" | head -3
+	fi
+	st=0; "$B/bin/green-record" -o "$T/trace" -- "$P" >/dev/null 2>"$T/err" || st=$?
+	if [ $st != 0 ] && grep -q "records x86_64 programs only" "$T/err"; then
+		pass "green-record refuses a $GREEN_ARCH program"
+	else
+		fail "green-record and a $GREEN_ARCH program: exit $st"; sed 's/^/  | /' "$T/err" | head -3
+	fi
+	finish
+	exit
+fi
+[ -z "$GREEN_RUN" ] || { echo "SKIP: Syscall User Dispatch is the kernel's, not $GREEN_RUN's"; exit 77; }
+REC="$B/bin/green-record" REP="$B/bin/green-replay" P="$B/tests/record/rrmix-green"
+cp "$P" "$T/rrmix"
+cd "$T"
+PROG=./rrmix
+if "$REC" -o probe.trace -- ./rrmix >/dev/null 2>probe.err; then :; else
+	if grep -q "needs Syscall User Dispatch" probe.err; then
+		echo "SKIP: this kernel has no Syscall User Dispatch"; exit 77
+	fi
+fi
+
+summary() { grep -o '[0-9]* events, [0-9]* points, [0-9]* signals, hash [0-9a-f]*' "$1"; }
+
+# round NAME ENV...: record once, replay ten times
+round() {
+	name=$1; shift
+	if ! env "$@" "$REC" -o "$name.trace" -- $PROG >"$name.out" 2>"$name.err"; then
+		fail "$name: the recorded run failed"; sed 's/^/  | /' "$name.err" | tail -5; return
+	fi
+	want=$(summary "$name.err")
+	sigs=$(printf '%s\n' "$want" | sed 's/.* \([0-9]*\) signals.*/\1/')
+	if [ -z "$want" ] || [ "$sigs" -lt 1 ]; then
+		fail "$name: no summary, or no signal taken at a point: $want"; return
+	fi
+	same=0
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		"$REP" "$name.trace" >"$name.rep" 2>"$name.reperr"
+		if cmp -s "$name.out" "$name.rep" && [ "$(summary "$name.reperr")" = "$want" ]; then
+			same=$((same + 1))
+		else
+			diff "$name.out" "$name.rep" | head -5
+			grep -A1 divergence "$name.reperr" | head -4
+		fi
+	done
+	if [ $same = 10 ]; then
+		pass "$name: 10 of 10 replays match the recording ($want)"
+	else
+		fail "$name: $same of 10 replays match the recording ($want)"
+	fi
+}
+round separate GREEN_QUANTUM_MS=1
+round copied GREEN_QUANTUM_MS=1 GREEN_STACKS=copied
+round seeded GREEN_SCHED=random:7
+# output to a pipe (written with pwritev2 while recording) shows in the replay
+"$REC" -o piped.trace -- ./rrmix 2>piped.err | cat >piped.out
+"$REP" piped.trace 2>piped.reperr | cat >piped.rep
+if [ -s piped.out ] && cmp -s piped.out piped.rep; then pass "output to a pipe is the same in the replay"
+else fail "output to a pipe: the replay's differs"; diff piped.out piped.rep | head -5; fi
+# the seeded schedule's own line is replayed too
+a=$(grep -o "GREEN_SCHED=[^ ]* steps=[0-9]* hash=[0-9a-f]*" seeded.err | tail -1)   # the last: a forked child prints its own
+b=$(grep -o 'GREEN_SCHED=[^ ]* steps=[0-9]* hash=[0-9a-f]*' seeded.reperr)
+if [ -n "$a" ] && [ "$a" = "$b" ]; then pass "a seeded run replays to its decision hash ($a)"
+else fail "seeded run: recorded '$a', replayed '$b'"; fi
+
+# under gdb: the event counter, a stop at event N, a checkpoint, and a
+# move back to an earlier event through it
+if [ -n "${GDB:-}" ]; then
+	cat >moves.gdb <<'EOC'
+green-replay goto 100
+green-replay when
+green-replay checkpoint
+green-replay goto 300
+green-replay when
+green-replay goto 150
+green-replay when
+green-replay checkpoints
+EOC
+	"$REP" --gdb --batch -x moves.gdb separate.trace >moves.out 2>&1
+	if grep -q '^event 100, point' moves.out && grep -q '^checkpoint 1 at event 100' moves.out &&
+	   grep -q '^event 300, point' moves.out && grep -q '^event 150, point' moves.out; then
+		pass "gdb: green-replay when, goto N, checkpoint, and back to an earlier event"
+	else
+		fail "gdb: the replay's moves"; grep -i 'event\|checkpoint\|error' moves.out | head -8
+	fi
+fi
+
+# threads that spin without a call, built with --sched-points: preempted
+# at their blocks in the recording, at the same blocks in the replay (a
+# recorded run takes even SIGTERM at a point: a hang needs SIGKILL)
+cp "$B/tests/record/spin-green" spin
+st=0; timeout -s KILL 120 env GREEN_QUANTUM_MS=1 "$REC" -o spin.trace -- ./spin >spin.out 2>spin.err || st=$?
+want=$(summary spin.err)
+if [ $st != 0 ] || [ -z "$want" ]; then
+	fail "spin: the recorded run failed or did not end (status $st)"
+else
+	same=0
+	for i in 1 2 3; do
+		timeout -s KILL 120 "$REP" spin.trace >spin.rep 2>spin.reperr
+		cmp -s spin.out spin.rep && [ "$(summary spin.reperr)" = "$want" ] && same=$((same + 1))
+	done
+	if [ $same = 3 ]; then pass "spin: preempted in its loops, 3 of 3 replays match ($(cat spin.out))"
+	else fail "spin: $same of 3 replays match"; fi
+fi
+
+# a dynamically linked program (green's libc.so and loader, docs/dynamic.md)
+if [ -x "$B/tests/record/rrmix-dyn" ]; then
+	cp "$B/tests/record/rrmix-dyn" rrmix-dyn
+	PROG=./rrmix-dyn
+	round dynamic GREEN_QUANTUM_MS=1
+	PROG=./rrmix
+fi
+
+# a program that would not record itself is refused: kernel threads
+if "$REC" -o onetoone.trace -- "$B/tests/prog/nothreads-1to1" >/dev/null 2>onetoone.err; then
+	fail "a --threads=1to1 program was run as if recorded"
+elif grep -q "is not a green program" onetoone.err; then
+	pass "a --threads=1to1 program is refused with a message"
+else
+	fail "a --threads=1to1 program: no clear refusal"; sed 's/^/  | /' onetoone.err | head -3
+fi
+
+# a different program at the recorded path: the replay stops and says where
+cat >other.c <<'EOC'
+#include <unistd.h>
+int main(void) { getppid(); return write(1, "other\n", 6) != 6; }
+EOC
+"$B/bin/green-cc" -o rrmix other.c
+if "$REP" separate.trace >div.out 2>div.err; then
+	fail "a replay of another program succeeded"
+elif grep -q "divergence at event 0: the program calls getppid()" div.err &&
+     grep -q "where the trace has" div.err; then
+	pass "a replay of another program stops at its first divergence, naming both sides"
+else
+	fail "divergence: no clear message"; sed 's/^/  | /' div.err | head -5
+fi
+finish
