@@ -37,7 +37,6 @@
  * no-preempt section or where no switch happens.
  */
 #include "base/gthread.h"
-#include "sched/runq.h"
 #include "sched/pos.h"
 
 #define MAX_CLASSES 64   /* past this, the others share the last class */
