@@ -84,9 +84,16 @@ hidden int __green_io_reserve(size_t n)
 	return 0;
 }
 
+/* Threads wait on the kernel: on __green_io_q, or in the usual wait
+ * (io.c), which counts its descriptor in __green_io_nfds alone. */
+static int io_waiting(void)
+{
+	return __green_io_nfds || !gq_empty(&__green_io_q);
+}
+
 hidden int __green_poll_waiters(void)
 {
-	return !gq_empty(&__green_io_q);
+	return io_waiting();
 }
 
 static short key_events(int ev)
@@ -187,12 +194,20 @@ static void choose(void)
 }
 
 /* No epoll (the kernel refused an instance or a registration): poll,
- * which names any descriptor, for good. */
+ * which names any descriptor, for good.  The waiters parked meanwhile
+ * made no room in poll's arrays (a round may not allocate, and this
+ * may be the tick's): they are woken to retry their calls, and make it
+ * as they wait again. */
 static void give_up_epoll(void)
 {
 	__green_epoll_stop();
 	__green_io_mode = GREEN_IO_POLL;
 	io_auto = 0;
+	for (struct green_thread *t = __green_io_q.head, *next; t; t = next) {
+		next = t->q_next;
+		__green_wake(t, 0);
+	}
+	__green_epoll_wake_usual();
 }
 
 hidden int __green_io_arm(struct green_io_node *n, size_t k)
@@ -205,13 +220,13 @@ hidden int __green_io_arm(struct green_io_node *n, size_t k)
 		__green_io_mode = GREEN_IO_EPOLL;
 		if (__green_epoll_start()) give_up_epoll();
 	}
-	if (__green_io_mode != GREEN_IO_EPOLL) return 0;
-	r = __green_epoll_park(n, k);
-	if (r == ENOSYS) {
+	if (__green_io_mode == GREEN_IO_EPOLL) {
+		r = __green_epoll_park(n, k);
+		if (r != ENOSYS) return r;
 		give_up_epoll();
-		r = 0;
 	}
-	return r;
+	/* select and poll: room in the round's arrays */
+	return __green_io_reserve(__green_io_nfds + k);
 }
 
 static void wake_ready(size_t n)
@@ -247,7 +262,7 @@ out:
 hidden void __green_poll_check(void)
 {
 	static const struct timespec zero;
-	if (!gq_empty(&__green_io_q)) mux_round(&zero, 0);
+	if (io_waiting()) mux_round(&zero, 0);
 }
 
 static int idle_wait(uint64_t deadline, const uint64_t *mask);
@@ -272,7 +287,7 @@ static int idle_wait(uint64_t deadline, const uint64_t *mask)
 		ts.tv_nsec = d % 1000000000u;
 		tsp = &ts;
 	}
-	if (gq_empty(&__green_io_q)) {
+	if (!io_waiting()) {
 		long long kts[2];
 		if (__green_pshared_waiting()) return __green_pshared_idle(deadline, mask);  /* pshared.c */
 		return __syscall(GREEN_SYS_PPOLL, 0, 0, green_k_ts(tsp, kts), mask, _NSIG / 8);

@@ -85,13 +85,16 @@ enum gwait {
 enum gstate { GS_RUNNING, GS_RUNNABLE, GS_BLOCKED, GS_EXITED };
 
 /* One thread's interest in one descriptor, on that descriptor's list
- * while the epoll backend keeps registrations (epoll.c). */
+ * while the epoll backend keeps registrations (epoll.c).  A thread's own
+ * node (green_thread.io_node) stays linked after its wait, for the next
+ * one on the same descriptor (src/sysio/io.h); waiting says whether it
+ * is in a wait now. */
 struct green_io_node {
 	struct green_io_node *next, *prev;   /* prev 0: the list's head */
 	struct green_thread *t;
 	int fd;
 	unsigned events;                     /* EPOLL* bits */
-	unsigned char linked;
+	unsigned char linked, waiting;
 };
 
 /* Stack modes (green_thread.stack_mode). */
@@ -291,7 +294,8 @@ struct green_thread {
 	struct green_thread *reap_next;
 
 	/* A single-descriptor wait's place on that descriptor's list
-	 * (epoll.c), set up by the wait (io.c). */
+	 * (epoll.c), set up by the wait (io.c); linked 0 at creation
+	 * (create.c), and unlinked as the thread exits. */
 	struct green_io_node io_node;
 
 	/* Written by the sender as it hands a signal to a sigwait (deliver.c). */

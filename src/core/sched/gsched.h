@@ -20,6 +20,7 @@ hidden void __green_wake_first(struct green_thread *, int why);   /* ahead of it
 hidden _Noreturn void __green_exit_switch(void);
 hidden int __green_wait(struct gq *, enum gwait, const void *obj, uint64_t deadline);
 hidden int __green_wait_first(struct gq *, enum gwait, const void *obj, uint64_t deadline);
+hidden int __green_park(enum gwait, const void *obj);   /* on no queue, no deadline, the cancel looked at */
 hidden void __green_unpreempted(void (*func)(void *), void *ctx);
 /* 1 while the scheduler waits in the kernel for want of a runnable
  * thread.  One owner and one writer: sched.c's idle(), around its call

@@ -211,8 +211,15 @@ static inline struct green_thread *runq_rotate(struct green_thread *t, unsigned 
  * choice (explore.c); 0 if none is runnable */
 static inline struct green_thread *runq_pick(void)
 {
-	int l = runq_top();
-	if (l < 0) return 0;
+	int l;
+
+	/* every thread at level 0, no exploration (the gate's bytes, as
+	 * sched_yield reads them): level 0's queue, at an address known at
+	 * link time, without the bit scan */
+	if (__builtin_expect(!(__green_yield_gate.flag[GREEN_GATE_LEVELS] |
+	                       __green_yield_gate.flag[GREEN_GATE_EXPLORE]), 1))
+		return __green_runq.lv[0].head ? runq_pop_at(0) : 0;
+	if ((l = runq_top()) < 0) return 0;
 	return __green_xmode ? __green_explore_pick() : runq_pop_at(l);
 }
 

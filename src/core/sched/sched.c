@@ -130,7 +130,7 @@ static __attribute__((noinline)) struct green_thread *idle_until_runnable(void)
 	}
 }
 
-static inline struct green_thread *pick_next(void)
+static inline __attribute__((always_inline)) struct green_thread *pick_next(void)
 {
 	struct green_thread *next;
 
@@ -224,6 +224,19 @@ static inline __attribute__((always_inline)) int wait_on(struct gq *q, int first
 hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t deadline)
 {
 	return wait_on(q, 0, kind, obj, deadline);
+}
+
+/* The I/O layer's usual wait (src/sysio/io.h): on no queue (the
+ * descriptor's list of waiters is its own), no deadline, a pending
+ * cancel already looked at.  Inside GREEN_ENTER. */
+hidden int __green_park(enum gwait kind, const void *obj)
+{
+	struct green_thread *self = __green_cur;
+
+	self->wake = 0;
+	self->wait = kind;
+	self->wait_obj = obj;
+	return block();
 }
 
 /* The same, queued ahead of the waiters of the caller's own level. */
