@@ -366,48 +366,59 @@ static void dispatch(int fd, struct green_fd *e, unsigned got)
 	else if (got & ~(want | ALWAYS) && set(fd, e, want)) unregister(fd, e);
 }
 
-static int kwait(struct epoll_event *ev, const struct timespec *ts, const uint64_t *mask)
+static int no_pwait2;   /* the kernel has no epoll_pwait2 (before Linux 5.11) */
+
+static int kwait(struct epoll_event *ev, long long *kts, const uint64_t *mask)
 {
-	static int no_pwait2;
-	long long kts[2];
 	long r;
 	int ms = -1;
 
-	if (ts) {
-		kts[0] = ts->tv_sec;
-		kts[1] = ts->tv_nsec;
-	}
 	if (!no_pwait2) {
-		r = __syscall(SYS_epoll_pwait2, epfd, ev, EVENTS, ts ? kts : 0,
-		              mask, _NSIG / 8);
+		r = __syscall(SYS_epoll_pwait2, epfd, ev, EVENTS, kts, mask, _NSIG / 8);
 		if (r != -ENOSYS) return r;
 		no_pwait2 = 1;
 	}
 	/* before Linux 5.11: milliseconds, rounded up so as not to wake early */
-	if (ts) ms = ts->tv_sec > 1000000 ? 1000000000 : ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000;
+	if (kts) ms = kts[0] > 1000000 ? 1000000000 : kts[0] * 1000 + (kts[1] + 999999) / 1000000;
 	return __syscall(SYS_epoll_pwait, epfd, ev, EVENTS, ms, mask, _NSIG / 8);
 }
 
-hidden int __green_epoll_round(const struct timespec *ts, const uint64_t *mask)
+/* Can the idle wait go without a signal mask (poll.c)?  Not when the
+ * wait takes its timeout in a register. */
+hidden int __green_epoll_maskless(void)
+{
+	return !no_pwait2;
+}
+
+hidden int __green_epoll_round(long long *kts, const uint64_t *mask)
 {
 	struct epoll_event ev[EVENTS];
 	int n, stale = 0;
 
 	if (epfd < 0 && rebuild()) return -ENOSYS;
-	n = kwait(ev, ts, mask);
+	n = kwait(ev, kts, mask);
 	if (n == -EBADF || n == -EINVAL) {
 		/* the number was closed or reused behind our back */
 		lost();
 		return rebuild() ? -ENOSYS : -EINTR;
 	}
 	for (int i = 0; i < n; i++) {
-		int fd = (int)(uint32_t)ev[i].data.u64;
+		uint64_t d = ev[i].data.u64;
+		int fd = (int)(uint32_t)d;
+		unsigned got = ev[i].events;
 		struct green_fd *e = green_fd(fd);
-		if (!e || !registered(e) || e->serial != (unsigned)(ev[i].data.u64 >> 32)) {
+		struct green_io_node *w;
+		if (!e || !registered(e) || e->serial != (unsigned)(d >> 32)) {
 			stale = 1;
 			continue;
 		}
-		dispatch(fd, e, ev[i].events);
+		/* the usual event: one node, waiting for what came */
+		w = head(e);
+		if (w && !w->next && w->waiting && !(got & ~(w->events | ALWAYS))) {
+			if (w->t->state == GS_BLOCKED) green_wake(w->t, 0, 0);   /* runq.h, in line */
+			continue;
+		}
+		dispatch(fd, e, got);
 	}
 	if (stale && rebuild()) return -ENOSYS;
 	return n;

@@ -30,7 +30,8 @@ hidden int __green_epoll_park(struct green_io_node *, size_t n);   /* as __green
 hidden void __green_epoll_unpark(struct green_io_node *, size_t n);
 
 hidden int __green_epoll_start(void);                     /* link every waiter; ENOSYS: no epoll */
-hidden int __green_epoll_round(const struct timespec *, const uint64_t *mask);  /* a backend's wait, waking the ready; -ENOSYS */
+hidden int __green_epoll_round(long long *kts, const uint64_t *mask);  /* a backend's wait (poll.c), waking the ready; -ENOSYS */
+hidden int __green_epoll_maskless(void);                  /* its wait's timeout can be cut (poll.c) */
 hidden void __green_epoll_stop(void);                     /* give the instance up */
 hidden int __green_epoll_closing(int fd);                 /* before a close: 1 if it woke the waiters */
 hidden void __green_epoll_forget(unsigned first, unsigned last);  /* after numbers were closed */

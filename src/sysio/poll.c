@@ -49,9 +49,13 @@
 #include "ioq.h"
 #include "base/ktime.h"
 
-/* a backend's wait: at most ts (0: forever), with the signal mask `mask`
- * while it waits (0: the mask stays as it is) */
-typedef int backend_fn(struct pollfd *, size_t, const struct timespec *, const uint64_t *mask);
+/* a backend's wait: at most kts (a timespec as the kernel takes it, two
+ * 64-bit words: the *_time64 calls' on 32-bit CPUs, every call's on
+ * 64-bit ones; 0: forever), with the signal mask `mask` while it waits
+ * (0: the mask stays as it is) */
+typedef int backend_fn(struct pollfd *, size_t, long long *kts, const uint64_t *mask);
+_Static_assert(sizeof(long) == 4 || sizeof(struct timespec) == 2 * sizeof(long long),
+               "poll.c: a 64-bit CPU's timespec is two 64-bit words");
 
 static struct pollfd *set;
 static struct green_thread **owner;
@@ -133,7 +137,7 @@ static size_t gather(void)
 #define RD (POLLIN | POLLRDNORM | POLLRDBAND | POLLRDHUP)
 #define WR (POLLOUT | POLLWRNORM | POLLWRBAND)
 
-static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts, const uint64_t *mask)
+static int select_wait(struct pollfd *p, size_t n, long long *kts, const uint64_t *mask)
 {
 	fd_set r, w, e;
 	int max = -1, k;
@@ -149,8 +153,7 @@ static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts, co
 		if (p[i].events & POLLPRI) FD_SET(p[i].fd, &e);
 		if (p[i].fd > max) max = p[i].fd;
 	}
-	long long kts[2];
-	k = __syscall(GREEN_SYS_PSELECT6, max + 1, &r, &w, &e, green_k_ts(ts, kts),
+	k = __syscall(GREEN_SYS_PSELECT6, max + 1, &r, &w, &e, kts,
 	              mask ? ((long[]){ (long)mask, _NSIG / 8 }) : 0);
 	if (k <= 0) return k;
 	for (i = 0; i < n; i++)
@@ -160,10 +163,9 @@ static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts, co
 	return k;
 }
 
-static int poll_wait(struct pollfd *p, size_t n, const struct timespec *ts, const uint64_t *mask)
+static int poll_wait(struct pollfd *p, size_t n, long long *kts, const uint64_t *mask)
 {
-	long long kts[2];
-	return __syscall(GREEN_SYS_PPOLL, p, n, green_k_ts(ts, kts), mask, _NSIG / 8);
+	return __syscall(GREEN_SYS_PPOLL, p, n, kts, mask, _NSIG / 8);
 }
 
 static backend_fn *const backend[] = { select_wait, poll_wait };
@@ -235,22 +237,22 @@ static void wake_ready(size_t n)
 		if (set[i].revents) __green_wake(owner[i], 0);
 }
 
-/* One round: wait at most ts (0: forever), with mask as a backend's, and
- * wake the ready. */
-static int mux_round(const struct timespec *ts, const uint64_t *mask)
+/* One round: wait at most kts (0: forever), with mask as a backend's,
+ * and wake the ready. */
+static int mux_round(long long *kts, const uint64_t *mask)
 {
 	size_t n;
 	int r = -ERANGE;
 
 	GREEN_ENTER();
 	if (__green_io_mode == GREEN_IO_EPOLL) {
-		r = __green_epoll_round(ts, mask);
+		r = __green_epoll_round(kts, mask);
 		if (r != -ENOSYS) goto out;
 		give_up_epoll();
 	}
 	n = gather();
 	for (size_t b = __green_io_mode == GREEN_IO_POLL; b < sizeof backend / sizeof *backend; b++) {
-		r = backend[b](set, n, ts, mask);
+		r = backend[b](set, n, kts, mask);
 		if (r != -ERANGE && r != -EBADF) break;
 	}
 	if (r > 0) wake_ready(n);
@@ -261,8 +263,8 @@ out:
 
 hidden void __green_poll_check(void)
 {
-	static const struct timespec zero;
-	if (io_waiting()) mux_round(&zero, 0);
+	long long zero[2] = { 0, 0 };
+	if (io_waiting()) mux_round(zero, 0);
 }
 
 static int idle_wait(uint64_t deadline, const uint64_t *mask);
@@ -279,18 +281,40 @@ hidden int __green_poll_wait(uint64_t deadline, const uint64_t *mask)
 
 static int idle_wait(uint64_t deadline, const uint64_t *mask)
 {
-	struct timespec ts, *tsp = 0;
+	long long kts[2] = { 1 << 30, 0 }, *kp = mask ? 0 : kts;   /* none: about 34 years */
+	int r;
+
 	if (deadline != GREEN_NO_DEADLINE) {
 		uint64_t now = __green_now();
 		uint64_t d = deadline > now ? deadline - now : 0;
-		ts.tv_sec = d / 1000000000u;
-		ts.tv_nsec = d % 1000000000u;
-		tsp = &ts;
+		kts[0] = d / 1000000000u;
+		kts[1] = d % 1000000000u;
+		kp = kts;
 	}
-	if (!io_waiting()) {
-		long long kts[2];
-		if (__green_pshared_waiting()) return __green_pshared_idle(deadline, mask);  /* pshared.c */
-		return __syscall(GREEN_SYS_PPOLL, 0, 0, green_k_ts(tsp, kts), mask, _NSIG / 8);
+	if (!io_waiting() && __green_pshared_waiting())
+		return __green_pshared_idle(deadline, mask);  /* pshared.c: always with a mask */
+	if (!mask) {
+		/* no mask to swap in: the handler of a signal that comes from
+		 * here on cuts the timeout to 0 (__green_idle_cut), and the
+		 * last look at the caught signals is after it can */
+		__green_idle_kts = kts;
+		green_barrier();
+		if (green_pending_is(GREEN_PEND_SIG)) {
+			__green_idle_kts = 0;
+			return -EINTR;
+		}
 	}
-	return mux_round(tsp, mask);
+	if (!io_waiting()) r = __syscall(GREEN_SYS_PPOLL, 0, 0, kp, mask, _NSIG / 8);
+	else r = mux_round(kp, mask);
+	__green_idle_kts = 0;
+	return r;
+}
+
+/* Can the idle wait go without a signal mask (sched.c)?  Not with only
+ * shared words to wait on (a futex wait takes no timeout to cut), nor
+ * with an epoll whose wait counts milliseconds in a register. */
+hidden int __green_poll_maskless(void)
+{
+	if (!io_waiting()) return !__green_pshared_waiting();
+	return __green_io_mode != GREEN_IO_EPOLL || __green_epoll_maskless();
 }

@@ -27,6 +27,19 @@ hidden void __green_unpreempted(void (*func)(void *), void *ctx);
  * of the idle wait; the tick reads it (a tick then only stops, as the
  * wait has every descriptor and the nearest deadline). */
 extern hidden int __green_idling;
+/* The idle wait's timeout as the kernel takes it (two 64-bit words),
+ * while a handler may cut it (poll.c; 0 otherwise): a handler that
+ * records a signal for the scheduler cuts it to 0, so that the wait it
+ * came before returns at once (sched.c's idle). */
+extern hidden long long *volatile __green_idle_kts;
+static inline void green_idle_cut(void)
+{
+	volatile long long *k = __green_idle_kts;
+	if (k) {
+		k[0] = 0;
+		k[1] = 0;
+	}
+}
 
 /* ---- queue helpers (queue.c; the common cases of push and pop in line,
  * as every wait and wake takes one: they are the most of a ping-pong) */

@@ -78,12 +78,20 @@ hidden int __green_idling;   /* idle()'s alone to write (gsched.h) */
 
 /* Pick the next thread to run; idles while there is none.  May return
  * the current thread if it was woken while idling. */
+hidden long long *volatile __green_idle_kts;   /* the idle wait's (poll.c) */
+
 /*
  * Wait in the kernel until the deadline, an I/O event or a signal.  We are
  * inside the library, so a signal caught meanwhile is only recorded; it is
- * dispatched here (which may make a thread runnable).  All signals are
- * blocked from the last look at the recorded set until the wait, which
- * unblocks them atomically: none can arrive unseen in between.
+ * dispatched here (which may make a thread runnable).  No signal may be
+ * caught unseen between the last look at the recorded set and the wait.
+ * Usually the wait's own timeout sees to it, with no system call: from
+ * before that look, a handler that records a signal cuts the timeout to
+ * 0 (green_idle_cut), so that a wait that has not begun returns at once,
+ * and one that has is interrupted.  Where the timeout cannot be cut
+ * (__green_poll_maskless), and before threads exist (a handler of the
+ * program's then runs in place of the catcher), all signals are blocked
+ * from the look until the wait, which unblocks them atomically.
  */
 static void idle(uint64_t deadline)
 {
@@ -92,15 +100,21 @@ static void idle(uint64_t deadline)
 
 	if (__green_xmode && __green_vclock_jump(deadline)) return;   /* virtual time */
 	if (__green_xmode) t0 = __green_real_now();
-	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, _NSIG / 8);
-	if (!green_pending_is(GREEN_PEND_SIG)) {
+	if (green_active() && __green_poll_maskless()) {
 		__green_idling = 1;
-		r = __green_poll_wait(deadline, &old);
+		r = __green_poll_wait(deadline, 0);   /* the look is there, after the cut can be made */
 		__green_idling = 0;
+	} else {
+		__syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, _NSIG / 8);
+		if (!green_pending_is(GREEN_PEND_SIG)) {
+			__green_idling = 1;
+			r = __green_poll_wait(deadline, &old);
+			__green_idling = 0;
+		}
+		/* what the catcher caught meanwhile stays blocked until dispatched */
+		restore = old | __green_sig_held;
+		__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &restore, 0, _NSIG / 8);
 	}
-	/* what the catcher caught meanwhile stays blocked until dispatched */
-	restore = old | __green_sig_held;
-	__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &restore, 0, _NSIG / 8);
 	if (r == -EINTR && !green_active() && __green_cur->state == GS_BLOCKED) {
 		/* no threads yet, so signals are the kernel's: the program's
 		 * handler ran in the wait, which it interrupts (a sem_wait on a

@@ -387,6 +387,7 @@ hidden void __green_sig_generate(int s, siginfo_t *si, void *uc)
 		if (!(arrived & BIT(s))) ainfo[s] = *si;   /* else a standard one: merged */
 		green_bits_or(&arrived, BIT(s));
 		green_pending_set(GREEN_PEND_SIG);
+		green_idle_cut();   /* the scheduler idles, or is about to: not for long */
 		return;
 	}
 	green_np_up();
