@@ -76,7 +76,7 @@ static inline long green_sock_read(int fd, void *buf, size_t len, int cp, long r
 	int first = !r, w;
 
 	if (green_fd_nonblocking(f, fd)) return first ? green_recv_nowait(fd, buf, len) : r;
-	if (!first && f->miss < FD_MISS_TRUST) f->miss++;
+	if (!first) green_fd_missed(f);
 	for (;;) {
 		struct green_thread *self = __green_cur;
 		if (cp) self->canceling = 1;

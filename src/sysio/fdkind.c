@@ -163,7 +163,7 @@ hidden void __green_fd_read_tried(int fd, int empty)
 	struct green_fd *f = green_fd(fd);
 	if (!f) return;
 	if (empty <= 0) f->miss = 0;
-	else if (f->miss < FD_MISS_TRUST) f->miss++;
+	else green_fd_missed(f);
 }
 
 /* Some descriptor's flags changed (after the change): ask again. */

@@ -20,6 +20,7 @@
 #ifndef GREEN_FDTAB_H
 #define GREEN_FDTAB_H
 #include "base/gthread.h"
+#include "base/gconfig.h"
 
 /* a descriptor's kind (fdkind.c) */
 enum { FD_UNKNOWN, FD_NEVER_WAITS, FD_WAITS, FD_WAITS_NO_NOWAIT, FD_SOCKET };
@@ -33,7 +34,10 @@ struct green_fd {
 	/* fdkind.c: O_NONBLOCK as learnt (era << 1 | non-blocking; any
 	 * other era: ask again), the kind, and the reads' first attempts
 	 * that found nothing, in a row (FD_MISS_TRUST and up: a blocking
-	 * read waits for readiness first) */
+	 * read waits for readiness first); counted only while ticks may
+	 * run (green_fd_missed): under GREEN_QUANTUM_MS=0 no tick bounds a
+	 * wrong guess, and a thread that keeps yielding would keep a read
+	 * that waits first from data already there */
 	unsigned nb;
 	unsigned char kind;
 	unsigned char miss;
@@ -41,6 +45,13 @@ struct green_fd {
 
 #define GREEN_FDS_MAX (1u << 20)
 #define FD_MISS_TRUST 2
+
+/* A read of f's descriptor found nothing first: one miss more. */
+static inline void green_fd_missed(struct green_fd *f)
+{
+	if (f->miss < FD_MISS_TRUST && __green_config.quantum_us) f->miss++;
+}
+
 extern hidden struct green_fd __green_fds[GREEN_FDS_MAX];
 extern hidden unsigned __green_fds_end;   /* above the highest number with an entry in use */
 
@@ -51,7 +62,7 @@ hidden int __green_fd_nonblocking(int fd);
  * kernel only when the answer is not known in this era (fdkind.c). */
 static inline int green_fd_nonblocking(const struct green_fd *f, int fd)
 {
-	return f->nb >> 1 == __green_fd_era ? f->nb & 1 : __green_fd_nonblocking(fd);
+	return f->nb >> 1 == __green_fd_era ? (int)(f->nb & 1) : __green_fd_nonblocking(fd);
 }
 
 /* fd's entry, or 0 beyond the table (a negative number included) */
