@@ -358,7 +358,7 @@ static void dispatch(int fd, struct green_fd *e, unsigned got)
 		if (!n->waiting) continue;
 		want |= n->events;
 		if ((got & (n->events | ALWAYS)) && n->t->state == GS_BLOCKED)
-			green_wake(n->t, 0, 0);   /* runq.h, in line */
+			green_wake_sleeper(n->t);   /* runq.h, in line */
 	}
 	/* nobody waits: a descriptor that stays ready (or in error, which
 	 * the kernel reports unasked) would end every round at once */
@@ -415,7 +415,7 @@ hidden int __green_epoll_round(long long *kts, const uint64_t *mask)
 		/* the usual event: one node, waiting for what came */
 		w = head(e);
 		if (w && !w->next && w->waiting && !(got & ~(w->events | ALWAYS))) {
-			if (w->t->state == GS_BLOCKED) green_wake(w->t, 0, 0);   /* runq.h, in line */
+			green_wake_sleeper(w->t);   /* runq.h, in line */
 			continue;
 		}
 		dispatch(fd, e, got);

@@ -26,5 +26,8 @@ hidden int __green_poll_wait(uint64_t deadline, const uint64_t *mask);
 hidden void __green_poll_check(void);
 hidden int __green_poll_waiters(void);
 hidden int __green_poll_maskless(void);
+/* the multiplexer's rounds so far: a tick that finds one since the last
+ * spares its own look at the descriptors (tick.c) */
+extern hidden unsigned long __green_io_rounds;
 
 #endif

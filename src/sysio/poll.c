@@ -45,6 +45,7 @@
 #include "sync/addrwait.h"
 #include "sched/cputime.h"
 #include "base/gconfig.h"
+#include "sched/runq.h"
 #include "io.h"
 #include "ioq.h"
 #include "base/ktime.h"
@@ -234,17 +235,20 @@ hidden int __green_io_arm(struct green_io_node *n, size_t k)
 static void wake_ready(size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (set[i].revents) __green_wake(owner[i], 0);
+		if (set[i].revents) green_wake_sleeper(owner[i]);   /* runq.h */
 }
 
 /* One round: wait at most kts (0: forever), with mask as a backend's,
  * and wake the ready. */
+hidden unsigned long __green_io_rounds;
+
 static int mux_round(long long *kts, const uint64_t *mask)
 {
 	size_t n;
 	int r = -ERANGE;
 
 	GREEN_ENTER();
+	__green_io_rounds++;
 	if (__green_io_mode == GREEN_IO_EPOLL) {
 		r = __green_epoll_round(kts, mask);
 		if (r != -ENOSYS) goto out;
@@ -295,7 +299,7 @@ static int idle_wait(uint64_t deadline, const uint64_t *mask)
 		return __green_pshared_idle(deadline, mask);  /* pshared.c: always with a mask */
 	if (!mask) {
 		/* no mask to swap in: the handler of a signal that comes from
-		 * here on cuts the timeout to 0 (__green_idle_cut), and the
+		 * here on cuts the timeout to 0 (green_idle_cut, gsched.h), and the
 		 * last look at the caught signals is after it can */
 		__green_idle_kts = kts;
 		green_barrier();

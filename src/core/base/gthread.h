@@ -136,7 +136,8 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *   thread is BLOCKED: state, wake, wait and wait_obj (cleared),
  *       q and its links, heap_idx (timer.c); for a hand-over also what
  *       it hands: rdlocks (rwlock.c), sigwait_got, sigwait_si, intr_at
- *   the scheduler, in any state: state, q, q_next, q_prev (run queue)
+ *   the scheduler, in any state: state, q, q_next, q_prev (run queue),
+ *       computing (the tick as it preempts the thread; a wake clears it)
  *   any thread, in any state: cancel_pending (pthread_cancel), name,
  *       detached (pthread_detach), joiner (its joiner), policy, prio
  *       (pthread_setschedparam; the run or wait queue re-sorted), boost
@@ -245,6 +246,10 @@ struct green_thread {
 	unsigned char intr_restart;    /* the last handler that interrupted had SA_RESTART */
 	unsigned char kcrit;           /* all signals blocked in the kernel (posix_spawn) */
 	unsigned char in_tick;         /* in the tick handler that preempted it (tick.c) */
+	unsigned char computing;       /* it left the CPU last by a tick's preemption, not by
+	                                  waiting: runnable, it queues behind threads that
+	                                  slept (runq.h); set by the tick, cleared by a wake */
+	unsigned char passes;          /* computing: sleepers queued ahead of it since (runq.h) */
 	int sigwait_got;               /* the signal handed to the sigwait */
 	struct green_sigl sigq;        /* their instances, oldest first (sigqueue.c) */
 	uint64_t intr_at;              /* when a signal last interrupted its wait (ns) */

@@ -13,10 +13,12 @@
 hidden void __green_init(void);                 /* lazy, idempotent */
 hidden int __green_block(void);                 /* current must already be queued/marked */
 hidden void __green_yield(void);
+hidden void __green_preempt_yield(int how);     /* the tick preempts (tick.c's GREEN_PREEMPT_*) */
 /* sched_yield's gate, __green_yield_gate, is a packed word (words.h) */
 hidden void __green_ready(struct green_thread *, int front);   /* front: ahead of its level */
 hidden void __green_wake(struct green_thread *, int why);
 hidden void __green_wake_first(struct green_thread *, int why);   /* ahead of its level */
+hidden void __green_wake_sleeper(struct green_thread *);   /* with 0, where threads that slept queue */
 hidden _Noreturn void __green_exit_switch(void);
 hidden int __green_wait(struct gq *, enum gwait, const void *obj, uint64_t deadline);
 hidden int __green_wait_first(struct gq *, enum gwait, const void *obj, uint64_t deadline);
