@@ -17,6 +17,10 @@
  *   # text                       a comment
  *   T name median min max n k    a timing: ns per operation over k trials,
  *                                n = operations per trial
+ *   S name v1 ... vk             the same k trials (ns per operation) in the
+ *                                order they ran: round r of every metric of
+ *                                a group is vr (tables.py subtracts within
+ *                                rounds); not printed past BENCH_MAX_SAMPLES
  *   V name value...              a plain value (counts, bytes, flags)
  */
 #ifndef BENCH_H
@@ -99,12 +103,20 @@ static inline long b_stack_usable(void)
 	pth_attr_destroy(a);
 	return sz;
 }
+/* The stack mode the calling thread got: Pth's stacks are its own. */
+#define B_STACK_SEPARATE 1
+#define B_STACK_COPIED 2
+static inline int b_stack_mode(void) { return B_STACK_SEPARATE; }
 #define B_HAVE_TIMESLICE 0
 
 #else /* POSIX threads: green or 1:1 */
 
 #ifdef __GREEN_THREADS__
-#define B_IMPL (__GREEN_THREADS__ ? "green" : "1to1")
+/* the library the program runs on, asked at run time: green's libc has
+ * its start-up hook, the 1:1 one none, so one dynamically linked binary
+ * names the library green-run gave it (docs/dynamic.md) */
+void __green_start(void) __attribute__((weak));
+#define B_IMPL (__green_start ? "green" : "1to1")
 #else
 #define B_IMPL "pthreads"
 #endif
@@ -183,6 +195,24 @@ static inline long b_stack_usable(void)
 	fclose(f);
 	return usable;
 }
+/* The stack mode the calling thread got, as green reports it
+ * (pthread_getattr_np fills in the mode: docs/man/
+ * pthread_attr_getstackmode_np.3); elsewhere, separate. */
+#define B_STACK_SEPARATE 1
+#define B_STACK_COPIED 2
+static inline int b_stack_mode(void)
+{
+#if defined(__GREEN_THREADS__) && defined(PTHREAD_STACK_COPIED_NP)
+	pthread_attr_t a;
+	int mode = PTHREAD_STACK_DEFAULT_NP;
+	if (pthread_getattr_np(pthread_self(), &a)) return B_STACK_SEPARATE;
+	pthread_attr_getstackmode_np(&a, &mode);
+	pthread_attr_destroy(&a);
+	return mode == PTHREAD_STACK_COPIED_NP ? B_STACK_COPIED : B_STACK_SEPARATE;
+#else
+	return B_STACK_SEPARATE;
+#endif
+}
 #define B_HAVE_TIMESLICE 1
 
 #endif
@@ -204,6 +234,13 @@ extern int bench_min_trials;   /* BENCH_MIN_TRIALS: trials even past the budget 
 int trials_enough(int done, double t0);
 int bench_selected(const char *name);
 
+/* The metric keys BENCH_ONLY takes, each with the row of tables.md it
+ * fills (micro.c); a derived row names the keys it is made from. */
+struct bench_key {
+	const char *key, *row, *from;
+};
+extern const struct bench_key bench_keys[], bench_derived[];
+
 /*
  * Run fn(arg) `depth` bytes of touched stack below the caller, so that a
  * thread switching inside fn has at least that much live stack.
@@ -222,7 +259,17 @@ b_thread park_handle(void);          /* the parked helper, while parked */
  * prints the T line (median, min, max over BENCH_TRIALS trials).
  */
 void timed(const char *name, double (*run)(long n), double ops);
-/* Print a T line for samples already taken (ns per op each). */
+/* The same for a group, in rounds: round r runs every metric once
+ * (common.c). */
+struct bench_metric {
+	const char *name;
+	double (*run)(long n);
+	double ops;              /* operations per iteration */
+};
+void timed_rounds(const struct bench_metric *m, size_t nm);
+/* Print the S and T lines for samples already taken (ns per op each, in
+ * the order taken; sorts v). */
+#define BENCH_MAX_SAMPLES 64
 void report(const char *name, double *v, int k, double ops_per_trial);
 
 /* Read a /proc/meminfo field, in kB; -1 if absent. */

@@ -1,6 +1,7 @@
 /*
  * common.c — timing, trials, settings and the subcommand dispatcher.
  *
+ *   bench-<impl> list                  every metric key with its row
  *   bench-<impl> micro                 the IEEE 1003.4 micro-metrics
  *   bench-<impl> probe                 which optional features are live
  *   bench-<impl> ticks                 time stolen by ticks and preemption
@@ -48,17 +49,68 @@ static double env_num(const char *name, double dflt, double lo)
 	return v;
 }
 
-int bench_selected(const char *name)
+/* Is `key` named by the comma-separated list `only`? */
+static int listed(const char *only, const char *key)
 {
-	if (!bench_only || !*bench_only) return 1;
-	size_t n = strlen(name);
-	for (const char *p = bench_only; *p; ) {
+	size_t n = strlen(key);
+	for (const char *p = only; *p; ) {
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
-		if (len == n && !memcmp(p, name, n)) return 1;
+		if (len == n && !memcmp(p, key, n)) return 1;
 		if (!e) break;
 		p = e + 1;
 	}
+	return 0;
+}
+
+/* A metric runs when BENCH_ONLY is unset, names it, or names a derived
+ * row made from it (micro.c's bench_derived). */
+int bench_selected(const char *name)
+{
+	if (!bench_only || !*bench_only) return 1;
+	if (listed(bench_only, name)) return 1;
+	for (const struct bench_key *d = bench_derived; d->key; d++)
+		if (listed(bench_only, d->key) && listed(d->from, name)) return 1;
+	return 0;
+}
+
+/* Every key of BENCH_ONLY must be a metric or a derived row: an unknown
+ * one (a typo) is refused in one line rather than silently measuring
+ * nothing. */
+static void check_only(void)
+{
+	char key[64];
+	if (!bench_only) return;
+	for (const char *p = bench_only; *p; ) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		int known = 0;
+		if (len && len < sizeof key) {
+			memcpy(key, p, len);
+			key[len] = 0;
+			for (const struct bench_key *k = bench_keys; k->key && !known; k++) known = !strcmp(k->key, key);
+			for (const struct bench_key *k = bench_derived; k->key && !known; k++) known = !strcmp(k->key, key);
+		}
+		if (!known) {
+			fprintf(stderr, "bench-%s: BENCH_ONLY: unknown metric key '%.*s' (`bench-%s list` prints the keys)\n",
+			        B_IMPL, (int)len, p, B_IMPL);
+			exit(2);
+		}
+		if (!e) break;
+		p = e + 1;
+	}
+}
+
+/* list: every key BENCH_ONLY takes, with the row of tables.md it fills,
+ * then the subcommands, each behind its rows (bench/README.md). */
+static int cmd_list(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("%-26s %s\n", "# key (BENCH_ONLY)", "row of tables.md");
+	for (const struct bench_key *k = bench_keys; k->key; k++) printf("%-26s %s\n", k->key, k->row);
+	for (const struct bench_key *k = bench_derived; k->key; k++)
+		printf("%-26s %s; made from %s\n", k->key, k->row, k->from);
 	return 0;
 }
 
@@ -127,6 +179,11 @@ static int cmp_double(const void *a, const void *b)
 
 void report(const char *name, double *v, int k, double ops_per_trial)
 {
+	if (k <= BENCH_MAX_SAMPLES) {   /* the trials in the order they ran */
+		printf("S %s", name);
+		for (int i = 0; i < k; i++) printf(" %.3f", v[i]);
+		printf("\n");
+	}
 	qsort(v, k, sizeof *v, cmp_double);
 	double med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 	printf("T %s %.3f %.3f %.3f %.0f %d\n", name, med, v[0], v[k - 1], ops_per_trial, k);
@@ -153,13 +210,35 @@ static long calibrate(double (*run)(long), double target)
 	return n;
 }
 
+/*
+ * Time a group of metrics in rounds: each is calibrated (its warm-up),
+ * then every round runs each metric once.  A metric's trial r and
+ * another's trial r are taken a fraction of a second apart, so a
+ * difference of the two taken within each round (tables.py's derived
+ * rows) sees the same load, where the difference of two medians taken
+ * minutes apart can come out below zero.
+ */
+void timed_rounds(const struct bench_metric *m, size_t nm)
+{
+	int k = bench_trials;
+	long *n = calloc(nm, sizeof *n);
+	double *v = calloc(nm * k, sizeof *v);
+	if (!n || !v) die("calloc", ENOMEM);
+	for (size_t i = 0; i < nm; i++)
+		if (bench_selected(m[i].name)) n[i] = calibrate(m[i].run, TARGET_NS * bench_scale);
+	for (int r = 0; r < k; r++)
+		for (size_t i = 0; i < nm; i++)
+			if (n[i]) v[i * k + r] = m[i].run(n[i]) / (n[i] * m[i].ops);
+	for (size_t i = 0; i < nm; i++)
+		if (n[i]) report(m[i].name, v + i * k, k, n[i] * m[i].ops);
+	free(n);
+	free(v);
+}
+
 void timed(const char *name, double (*run)(long n), double ops)
 {
-	if (!bench_selected(name)) return;
-	long n = calibrate(run, TARGET_NS * bench_scale);
-	double v[bench_trials];
-	for (int i = 0; i < bench_trials; i++) v[i] = run(n) / (n * ops);
-	report(name, v, bench_trials, n * ops);
+	struct bench_metric m = { name, run, ops };
+	timed_rounds(&m, 1);
 }
 
 int trials_enough(int done, double t0)
@@ -188,6 +267,7 @@ static const struct {
 	const char *name;
 	int (*fn)(int, char **);
 } cmds[] = {
+	{ "list", cmd_list },
 	{ "micro", cmd_micro },
 	{ "probe", cmd_probe },
 	{ "ticks", cmd_ticks },
@@ -208,17 +288,19 @@ int main(int argc, char **argv)
 	bench_only = getenv("BENCH_ONLY");
 	bench_budget = env_num("BENCH_BUDGET", 1e9, 0);
 	bench_min_trials = (int)env_num("BENCH_MIN_TRIALS", 1, 1);
+	check_only();
 	b_init();
 	if (argc >= 2)
 		for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
 			if (cmds[i].fn && !strcmp(argv[1], cmds[i].name)) {
-				printf("# bench-%s %s (trials=%d scale=%g depth=%zu)\n",
+				if (cmds[i].fn != cmd_list)
+					printf("# bench-%s %s (trials=%d scale=%g depth=%zu)\n",
 				       B_IMPL, argv[1], bench_trials, bench_scale, bench_depth);
 				int r = cmds[i].fn(argc - 2, argv + 2);
 				fflush(stdout);
 				return r;
 			}
-	fprintf(stderr, "usage: bench-%s micro|probe|ticks|maxthreads|procswitch|"
+	fprintf(stderr, "usage: bench-%s list|micro|probe|ticks|maxthreads|procswitch|"
 	        "pingpong|shared|bursty|pshared [args]\n", B_IMPL);
 	return 2;
 }

@@ -16,13 +16,16 @@
 # with the FP control words the x86-64 psABI also makes callee-saved,
 # bench/handswitch.S), and green's uncontended lock + unlock over
 # glibc's.  The load average is given at the start and end.
-# Writes BUILDDIR/bench/fastpath.md and prints it.
+# Writes BUILDDIR/bench/fastpath.md (FASTPATH_MD) and prints it; the
+# rounds' output goes to BUILDDIR/bench/fastpath/ (FASTPATH_RAW).
 set -eu
 builddir=$(cd "$1" && pwd)
 quick=${2:-}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 out=$builddir/bench
-raw=$out/raw/fastpath
+# where the rounds and the table go (bench/run.sh: its run's directory)
+raw=${FASTPATH_RAW:-$out/fastpath}
+md=${FASTPATH_MD:-$out/fastpath.md}
 mkdir -p "$raw"
 rounds=7
 [ "$quick" = --quick ] && rounds=3
@@ -51,7 +54,7 @@ while [ $i -lt $rounds ]; do
 	i=$((i + 1))
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 - "$raw" "$rounds" "$load_start" "$load_end" > "$out/fastpath.md" <<'PY'
+python3 - "$raw" "$rounds" "$load_start" "$load_end" > "$md" <<'PY'
 import sys, statistics
 raw, rounds, l0, l1 = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 cols = [("sep", "green, separate"), ("cop", "green, copied"), ("k11", "1:1 (musl)"), ("glibc", "glibc")]
@@ -95,4 +98,4 @@ print("| yield that switches / hand-written switch (target 1.2 at most) | %s | %
 print("| yield that switches / hand-written switch keeping the FP control words | %s | %s |" % (show(r3[0]), show(r3[1])))
 print("| green lock + unlock / glibc's (target 1.0 at most) | %s | %s |" % (show(r2[0]), show(r2[1])))
 PY
-cat "$out/fastpath.md"
+cat "$md"

@@ -19,7 +19,7 @@
 #
 # One trial: a fresh server, a warm-up wrk run, the measured wrk run,
 # the server's VmHWM; the table gives the median of the trials.  Raw
-# output: RAWDIR/http.COL.cCONNS.TRIAL (default RAWDIR: BUILDDIR/bench/raw)
+# output: RAWDIR/http.COL.cCONNS.TRIAL (default RAWDIR: BUILDDIR/bench/http/raw)
 # and RAWDIR/http.info; without RAWDIR the HTTP table alone is printed
 # (bench/tables.py --http).
 #
@@ -50,7 +50,7 @@ done
 here=$(cd "$(dirname "$0")/.." && pwd)
 print_table=no
 if [ -z "$raw" ]; then
-	raw=$builddir/bench/raw
+	raw=$builddir/bench/http/raw   # alone: never a run's raw/ (bench/run.sh)
 	print_table=yes
 fi
 mkdir -p "$raw"

@@ -1,8 +1,9 @@
 /*
  * micro.c — the IEEE 1003.4 micro-metrics of Marovich's section 3.
  *
- * Every metric prints "T name median min max n": ns per operation.  Two
- * groups:
+ * Every metric prints "S name v1 ... vk" and "T name median min max n k":
+ * ns per operation (bench.h).  Each group is timed in rounds, every round
+ * running each of its metrics once (common.c).  Two groups:
  *
  *  - one thread working while a parked helper exists (so green and musl
  *    are in threaded mode): once, self, yield_notbusy, mutex_nocontention,
@@ -260,14 +261,6 @@ static double run_signal_in(long n) { sig_inside = 1; sig_timed = 0; return run_
 static double run_signal_out_timed(long n) { sig_inside = 0; sig_timed = 1; return run_signal(n); }
 static double run_signal_in_timed(long n) { sig_inside = 1; sig_timed = 1; return run_signal(n); }
 
-/* The parked metrics come first; the helper goes once they are done. */
-static int parked = 1;
-static void park_stop_once(void)
-{
-	if (parked) park_stop();
-	parked = 0;
-}
-
 /* ---- create + join */
 
 static void *return_at_once(void *arg) { return arg; }
@@ -310,39 +303,79 @@ static void stack_granularity(void)
 	}
 }
 
-static const struct {
-	const char *name;
-	double (*run)(long n);
-	double ops;              /* operations per iteration */
-	int parked;              /* one thread working, the helper parked */
-} metrics[] = {
-	{ "once", run_once, 1, 1 },
-	{ "self", run_self, 1, 1 },
-	{ "handle_check", run_handle_check, 1, 1 },
-	{ "yield_notbusy", run_yield_notbusy, 1, 1 },
-	{ "mutex_nocontention", run_mutex_nocontention, 1, 1 },
-	{ "cond_signal_nowaiter", run_signal_nowaiter, 1, 1 },
-	{ "cond_broadcast_nowaiter", run_broadcast_nowaiter, 1, 1 },
-	{ "yield_busy", run_yield_busy, 2, 0 },
-	{ "mutex_contention", run_mutex_contention, 2, 0 },
-	{ "cond_signal_out", run_signal_out, 1, 0 },
-	{ "cond_signal_in", run_signal_in, 1, 0 },
-	{ "cond_signal_out_timed", run_signal_out_timed, 1, 0 },
-	{ "cond_signal_in_timed", run_signal_in_timed, 1, 0 },
-	{ "create_join", run_create_join, 1, 0 },
-	{ "yield_busy_cpuclock", run_yield_busy_cpuclock, 2, 0 },
+/* The three groups, each timed in rounds (common.c): the parked ones
+ * first, then the switching ones once the helper is gone, then the one
+ * that turns on green's CPU-time accounting for good. */
+static const struct bench_metric parked_group[] = {
+	{ "once", run_once, 1 },
+	{ "self", run_self, 1 },
+	{ "handle_check", run_handle_check, 1 },
+	{ "yield_notbusy", run_yield_notbusy, 1 },
+	{ "mutex_nocontention", run_mutex_nocontention, 1 },
+	{ "cond_signal_nowaiter", run_signal_nowaiter, 1 },
+	{ "cond_broadcast_nowaiter", run_broadcast_nowaiter, 1 },
 };
+static const struct bench_metric switch_group[] = {
+	{ "yield_busy", run_yield_busy, 2 },
+	{ "mutex_contention", run_mutex_contention, 2 },
+	{ "cond_signal_out", run_signal_out, 1 },
+	{ "cond_signal_in", run_signal_in, 1 },
+	{ "cond_signal_out_timed", run_signal_out_timed, 1 },
+	{ "cond_signal_in_timed", run_signal_in_timed, 1 },
+	{ "create_join", run_create_join, 1 },
+};
+static const struct bench_metric cpuclock_group[] = {
+	{ "yield_busy_cpuclock", run_yield_busy_cpuclock, 2 },
+};
+
+/* Every key BENCH_ONLY takes and the row of tables.md it fills (`bench-*
+ * list`; tables.py names its rows from this list, kept in the run's raw
+ * directory). */
+const struct bench_key bench_keys[] = {
+	{ "once", "Once-only overhead (`pthread_once`, done)", 0 },
+	{ "self", "Self-identification (`pthread_self`)", 0 },
+	{ "handle_check", "Handle check (`pthread_getschedparam` of another thread; not in the tables)", 0 },
+	{ "yield_notbusy", "Yield, not busy", 0 },
+	{ "mutex_nocontention", "Mutex lock/unlock, no contention", 0 },
+	{ "cond_signal_nowaiter", "Condition signal, no waiter", 0 },
+	{ "cond_broadcast_nowaiter", "Condition broadcast, no waiter", 0 },
+	{ "yield_busy", "Yield, busy (one switch)", 0 },
+	{ "mutex_contention", "Mutex lock/unlock, long-term contention", 0 },
+	{ "cond_signal_out", "Condition signal, waiter, outside critical section", 0 },
+	{ "cond_signal_in", "Condition signal, waiter, inside critical section", 0 },
+	{ "cond_signal_out_timed", "Condition signal, timed waiter, outside", 0 },
+	{ "cond_signal_in_timed", "Condition signal, timed waiter, inside", 0 },
+	{ "create_join", "Thread create + join", 0 },
+	{ "yield_busy_cpuclock", "Yield, busy, with per-thread CPU-time accounting on (not in the tables)", 0 },
+	{ "stack_granularity", "Stack allocation granularity; Stack allocation: what a thread gets for a request", 0 },
+	{ 0, 0, 0 },
+};
+
+/* The derived rows: each is taken within every round (tables.py), from
+ * the metrics it names. */
+const struct bench_key bench_derived[] = {
+	{ "lock_manip", "Lock manipulation (derived: long-term − yield busy)",
+	  "mutex_contention,yield_busy" },
+	{ "event_manip", "Event manipulation (derived: signal outside − 2 × yield busy)",
+	  "cond_signal_out,yield_busy" },
+	{ "event_lock_manip", "Event + lock manipulation (derived: signal inside − 2 × yield busy)",
+	  "cond_signal_in,yield_busy" },
+	{ "timed_extra", "Timed-wait extra (derived: mean of timed − untimed)",
+	  "cond_signal_out_timed,cond_signal_out,cond_signal_in_timed,cond_signal_in" },
+	{ 0, 0, 0 },
+};
+
+#define N(a) (sizeof a / sizeof *a)
 
 int cmd_micro(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
 	park_start();
-	for (size_t i = 0; i < sizeof metrics / sizeof *metrics; i++) {
-		if (!metrics[i].parked) park_stop_once();
-		timed(metrics[i].name, metrics[i].run, metrics[i].ops);
-	}
-	park_stop_once();
+	timed_rounds(parked_group, N(parked_group));
+	park_stop();
+	timed_rounds(switch_group, N(switch_group));
+	timed_rounds(cpuclock_group, N(cpuclock_group));
 	if (bench_selected("stack_granularity")) stack_granularity();
 	if (bench_selected("once") && once_count != 1) {
 		fprintf(stderr, "bench: once ran its function %d times\n", once_count);

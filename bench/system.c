@@ -10,21 +10,29 @@
 
 /* ---- probe: which optional features this build has -------------------
  *
- * stacks: two live threads note the address of a local at the same call
- * depth.  With separate stacks the addresses are a stack apart; with
- * copied stacks both ran on the one shared run-stack region, so they are
- * (nearly) equal.
+ * stacks: a new thread (default attributes, so GREEN_STACKS decides) asks
+ * green how it runs: pthread_getattr_np reports the stack mode the thread
+ * got, which pthread_attr_getstackmode_np reads back (separate or
+ * copied; 1:1 mode and Pth report neither: separate).  Each copied
+ * thread runs at a slot of its own, so the addresses of two threads'
+ * locals are a slot apart, as separate stacks' are: the distance is
+ * printed, for the record, but decides nothing.
+ *
+ * clock_resolution: the smallest step the clock took between two
+ * readings (ns): what a trial's time is known to, at best.
  *
  * timeslice: two threads spin; does either see the other run in between
  * (preemption) before it is done spinning?  Bounded: 2 × 150 ms at most.
  */
 static b_barrier probe_bar;
 static char *probe_addr[2];
+static int probe_mode[2];
 
 static void *probe_stack(void *arg)
 {
 	volatile char here = 0;
 	probe_addr[(long)arg] = (char *)&here;
+	probe_mode[(long)arg] = b_stack_mode();
 	b_barrier_wait(&probe_bar);
 	return 0;
 }
@@ -117,8 +125,16 @@ int cmd_probe(int argc, char **argv)
 	b_barrier_wait(&probe_bar);
 	for (int i = 0; i < 2; i++) CHECK(b_join(t[i], 0));
 	long dist = labs((long)(probe_addr[0] - probe_addr[1]));
+	/* the clock's resolution: the smallest step between two readings */
+	double res = 1e9;
+	for (int i = 0; i < 100000; i++) {
+		double a = now_ns(), b = now_ns();
+		if (b > a && b - a < res) res = b - a;
+	}
+	printf("V clock_resolution %.1f\n", res);
 	printf("V stack_distance %ld\n", dist);
-	printf("V stacks %s\n", dist < 4096 ? "copied" : "separate");
+	printf("V stacks %s\n", probe_mode[0] == B_STACK_COPIED && probe_mode[1] == B_STACK_COPIED
+	       ? "copied" : "separate");
 
 	struct spinner s[2];
 	spin_duo(s, 150e6, 16, 1e9);
@@ -296,6 +312,8 @@ int cmd_maxthreads(int argc, char **argv)
  *          - the same I/O (one write and one read) in one process
  *          - half a getpid system call
  *
+ * The three are timed in rounds; tables.py subtracts within each round.
+ *
  * run.sh pins the process to one CPU; the child inherits it.
  */
 static int pp_to[2], pp_from[2], io_pipe[2];
@@ -350,11 +368,15 @@ int cmd_procswitch(int argc, char **argv)
 	}
 	close(pp_to[0]);
 	close(pp_from[1]);
-	/* one round trip is two switches */
-	timed("proc_pingpong", run_proc_pingpong, 2);
+	/* in rounds (common.c), so that tables.py takes the subtraction
+	 * within each round; one round trip is two switches */
+	static const struct bench_metric m[] = {
+		{ "proc_pingpong", run_proc_pingpong, 2 },
+		{ "proc_io", run_proc_io, 1 },
+		{ "getpid", run_getpid, 1 },
+	};
+	timed_rounds(m, sizeof m / sizeof *m);
 	close(pp_to[1]);
 	while (wait(0) < 0 && errno == EINTR) {}
-	timed("proc_io", run_proc_io, 1);
-	timed("getpid", run_getpid, 1);
 	return 0;
 }

@@ -5,15 +5,22 @@
 
 RAWDIR holds one file per run (see run.sh), each in the protocol of
 bench/bench.h: "T name median min max ops trials" timings in ns per
-operation and "V name values..." plain values.  Writes the Markdown tables
-and an SVG plot of switch cost against live stack depth.  Every cell that
-could not be measured says why; nothing is estimated in its place.
+operation, "S name v1 ... vk" the same trials in the order they ran, and
+"V name values..." plain values.  Writes the Markdown tables and an SVG
+plot of switch cost against live stack depth.  Every cell that could not
+be measured says why; nothing is estimated in its place.  A derived
+figure (a difference) is taken within rounds and shown only above its
+resolution, and a timing whose spread swamps it is marked (bench/stats.py):
+no cell shows a negative or impossible figure.  The format of the files
+is in bench/README.md.
 """
 import math
 import os
 import sys
 import echo_tables  # bench/echo_tables.py, beside this file
 import svgplot      # bench/svgplot.py
+import stats        # bench/stats.py: resolution and noise
+import results      # bench/results.py: results.csv and results.json
 
 COLS = ["sep", "cop", "k11", "pth"]
 HEAD = {
@@ -23,6 +30,15 @@ HEAD = {
     "pth": "GNU Pth",
 }
 DEPTHS = [512, 1024, 2048, 4096]          # Marovich's fit points, bytes
+
+# The derived rows (bench/micro.c's bench_derived): [(coef, metric)]
+LOCK_MANIP = [(1, "mutex_contention"), (-1, "yield_busy")]
+EVENT_MANIP = [(1, "cond_signal_out"), (-2, "yield_busy")]
+EVENT_LOCK_MANIP = [(1, "cond_signal_in"), (-2, "yield_busy")]
+TIMED_EXTRA = [(0.5, "cond_signal_out_timed"), (-0.5, "cond_signal_out"),
+               (0.5, "cond_signal_in_timed"), (-0.5, "cond_signal_in")]
+DERIVED = [("lock_manip", LOCK_MANIP), ("event_manip", EVENT_MANIP),
+           ("event_lock_manip", EVENT_LOCK_MANIP), ("timed_extra", TIMED_EXTRA)]
 
 # Marovich 1991 (HPL-91-02, section 3 and Appendix C), microseconds,
 # HP 9000 Series 370 / 835, stacks not copied.
@@ -47,10 +63,13 @@ MAROVICH = [
 
 
 class Run:
-    """One raw file: timings T[name] = (med, lo, hi, ops, k), values V."""
+    """One raw file: timings T[name] = (med, lo, hi, ops, k) (the last of
+    that name; Tall[name] every one, in order, for files that several runs
+    append to), their trials S[name] in the order taken, values V."""
 
     def __init__(self, path):
         self.T, self.V, self.failed = {}, {}, None
+        self.S, self.Tall = {}, {}
         self.present = os.path.exists(path)
         if not self.present:
             return
@@ -62,6 +81,9 @@ class Run:
                 if w[0] == "T" and len(w) >= 7:
                     self.T[w[1]] = (float(w[2]), float(w[3]), float(w[4]),
                                     float(w[5]), int(w[6]))
+                    self.Tall.setdefault(w[1], []).append(self.T[w[1]])
+                elif w[0] == "S" and len(w) >= 3:
+                    self.S[w[1]] = [float(x) for x in w[2:]]
                 elif w[0] == "V" and len(w) >= 2:
                     self.V.setdefault(w[1], []).append(w[2:])
                 elif line.startswith("# failed:"):
@@ -78,6 +100,14 @@ class Raw:
             for line in open(p):
                 k, _, v = line.rstrip("\n").partition(" ")
                 self.info[k] = v
+        # the rows the metric keys fill (`bench-green list`, kept by run.sh)
+        self.labels = {}
+        p = os.path.join(d, "keys")
+        if os.path.exists(p):
+            for line in open(p):
+                if line.strip() and not line.startswith("#"):
+                    k, _, row = line.rstrip("\n").partition(" ")
+                    self.labels[k] = row.strip().split("; made from ")[0]
 
     def run(self, name):
         if name not in self.cache:
@@ -86,6 +116,12 @@ class Raw:
 
     def t(self, name, metric):
         return self.run(name).T.get(metric)
+
+    def s(self, name, metric):
+        return self.run(name).S.get(metric)
+
+    def label(self, key, default):
+        return self.labels.get(key, default)
 
 
 # ---- formatting
@@ -120,7 +156,19 @@ def cell(t, full_trials=None):
     s = "%s (%s–%s) %s" % (num(med / div), num(lo / div), num(hi / div), unit)
     if full_trials and k < full_trials:
         s += " [%d trial%s]" % (k, "" if k == 1 else "s")
+    if stats.noisy(med, lo, hi):
+        s += " " + stats.NOISY
     return s
+
+
+def dval(d, unit=""):
+    """A figure taken within rounds (stats.Diff): its value, or "below
+    resolution (< X)" when the rounds cannot tell it from nothing."""
+    if d is None:
+        return None
+    if not d.shown:
+        return "below resolution (< %s%s)" % (val(d.bound()), unit)
+    return val(d.value) + unit
 
 
 def val(ns):
@@ -131,22 +179,22 @@ def val(ns):
 
 
 def ratio(a, b):
-    if a is None or b is None or b <= 0:
+    if isinstance(a, stats.Diff):
+        a = a.value if a.shown else None
+    if isinstance(b, stats.Diff):
+        b = b.value if b.shown else None
+    if a is None or b is None or b <= 0 or a <= 0:
         return "—"
     r = a / b
     return ("%.0f×" if r >= 100 else "%.1f×" if r >= 10 else "%.2f×") % r
 
 
-def fit(points):
-    """Least squares y = a + b·x; returns (a, b)."""
-    n = len(points)
-    sx = sum(x for x, _ in points)
-    sy = sum(y for _, y in points)
-    sxx = sum(x * x for x, _ in points)
-    sxy = sum(x * y for x, y in points)
-    d = n * sxx - sx * sx
-    b = (n * sxy - sx * sy) / d
-    return (sy - b * sx) / n, b
+def plain_ratio(a, b):
+    """The ratio of two timings' medians; "—" when either is missing or
+    marked noisy (its spread swamps it, and so would the ratio's)."""
+    if not a or not b or stats.noisy(*a[:3]) or stats.noisy(*b[:3]):
+        return "—"
+    return ratio(a[0], b[0])
 
 
 # ---- the tables
@@ -160,7 +208,7 @@ class Tables:
         self.tick = info.get("tick") == "yes"
         self.pth = raw.run("pth.micro").present
         self.na = {
-            "cop": "n/a (copied stacks not built yet)",
+            "cop": "n/a (the probe found no copied stacks)",
             "pth": "n/a (libpth-dev not installed)",
         }
         self.out = []
@@ -181,13 +229,16 @@ class Tables:
         return t[0] if t else None
 
     def copied_fit(self, metric):
-        pts = []
+        """(fixed, per KB) of a switching metric with copied stacks, as
+        stats.Diff figures: the fit of the medians at the four depths,
+        each with the spread of the per-round fits as its resolution."""
+        series = []
         for d in DEPTHS:
-            t = self.raw.t("cop.micro.d%d" % d, metric)
-            if t is None:
+            v = self.raw.s("cop.micro.d%d" % d, metric)
+            if not v:
                 return None
-            pts.append((d / 1024.0, t[0]))
-        return fit(pts)
+            series.append((d / 1024.0, v))
+        return stats.fit_rounds(series)
 
     def micro_cell(self, col, metric, switch=False, pth_missing=None):
         if not self.have(col):
@@ -196,7 +247,7 @@ class Tables:
             f = self.copied_fit(metric)
             if f is None:
                 return "n/a (not measured)"
-            return "%s + %s/KB" % (val(f[0]), val(f[1]))
+            return "%s + %s" % (dval(f[0]), dval(f[1], "/KB"))
         t = self.raw.t(col + ".micro", metric)
         if t is None:
             if col == "pth" and pth_missing:
@@ -204,31 +255,32 @@ class Tables:
             return "n/a (not measured)"
         return cell(t)
 
-    # Fixed part of a metric in a column: the median, or the intercept of
-    # the copied-stack fit.
-    def fixed(self, col, metric, switch):
-        if not self.have(col):
-            return None
-        if col == "cop" and switch:
-            f = self.copied_fit(metric)
-            return f[0] if f else None
-        return self.med(col, metric)
+    def floor(self, run, metric):
+        """The clock's resolution per operation of a timing: the smallest
+        step the probe saw the clock take, over the operations of a trial."""
+        res = self.raw.run("probe.sep").V.get("clock_resolution")
+        t = self.raw.t(run, metric)
+        if not res or not t or not t[3]:
+            return 0.0
+        return float(res[0][0]) / t[3]
 
     def derived(self, col, terms):
-        """sum of coef·fixed(metric) over terms [(coef, metric, switch)]."""
-        s = 0.0
-        for coef, metric, switch in terms:
-            v = self.fixed(col, metric, switch)
-            if v is None:
-                return None
-            s += coef * v
-        return s
+        """sum of coef·metric over terms [(coef, metric)], taken within
+        each round of the column's micro run (copied stacks: the run at no
+        extra depth): a stats.Diff, or None if not measured."""
+        if not self.have(col):
+            return None
+        run = col + ".micro"
+        r = stats.rounds([(c, self.raw.s(run, m)) for c, m in terms])
+        if r is None:
+            return None
+        return stats.Diff(r, max(self.floor(run, m) for _, m in terms))
 
     def derived_cell(self, col, terms):
         if not self.have(col):
             return self.na[col]
-        v = self.derived(col, terms)
-        return val(v) if v is not None else "n/a"
+        d = self.derived(col, terms)
+        return dval(d) if d is not None else "n/a (not measured)"
 
     def row(self, name, cells, r=None):
         self.w("| %s | %s | %s |" % (name, " | ".join(cells), r if r else "—"))
@@ -302,16 +354,16 @@ class Tables:
             # a preemption is one tick plus one switch: take the switch
             # (yield busy) away from the 10th-percentile preemption gap
             p = self.raw.run("sep.ticks.q1").V.get("preempt_p10")
-            yb = self.med("sep", "yield_busy")
-            if p and yb and float(p[0][0]) > yb:
+            d = self.tick_cost()
+            if p and d:
                 sched["sep"] = "%s (derived: preemptive switch, 10th percentile %s, − yield busy)" % (
-                    val(float(p[0][0]) - yb), val(float(p[0][0])))
+                    dval(d), val(float(p[0][0])))
             else:
                 sched["sep"] = "n/a (no preemption seen)"
             t = self.raw.t("sep.ticks.q1", "preempt_switch")
             pre["sep"] = cell(t) + " (1 ms quantum)%s" % self.p10("sep.ticks.q1") if t else "n/a (no preemption seen)"
         else:
-            sched["sep"] = pre["sep"] = "n/a (time-slice tick not built yet)"
+            sched["sep"] = pre["sep"] = "n/a (the probe saw no time-slice tick)"
         if self.copied:
             sched["cop"] = pre["cop"] = "n/a (measured with separate stacks only)"
         a = self.raw.run("k11.ticks").V.get("alone")
@@ -327,13 +379,28 @@ class Tables:
             sched["pth"] = pre["pth"] = "n/a (Pth does not time-slice)"
         return sched, pre
 
+    def tick_cost(self):
+        """A tick's cost: the 10th-percentile preemption gap less a switch
+        (each round's yield busy), a stats.Diff; None without preemption."""
+        p = self.raw.run("sep.ticks.q1").V.get("preempt_p10")
+        yb = self.raw.s("sep.micro", "yield_busy")
+        if not p or not yb:
+            return None
+        return stats.Diff([float(p[0][0]) - y for y in yb])
+
     # ---- process switch (Marovich Appendix C)
     def procswitch(self):
+        """(pingpong, io, getpid timings, the switch as a stats.Diff taken
+        within each round), or None."""
         r = self.raw.run("proc")
         pp, io, gp = (r.T.get(m) for m in ("proc_pingpong", "proc_io", "getpid"))
         if not (pp and io and gp):
             return None
-        return pp, io, gp, pp[0] - io[0] - gp[0] / 2
+        d = stats.rounds([(1, r.S.get("proc_pingpong")), (-1, r.S.get("proc_io")),
+                          (-0.5, r.S.get("getpid"))])
+        if d is None:
+            return None
+        return pp, io, gp, stats.Diff(d, self.floor("proc", "proc_pingpong"))
 
     def main_table(self):
         T = self.trials
@@ -343,11 +410,13 @@ class Tables:
 
         def timing(name, metric, switch=False, pth_missing=None):
             cells = [self.micro_cell(c, metric, switch, pth_missing) for c in cols]
-            self.row(name, cells, ratio(self.med("k11", metric), self.med("sep", metric)))
+            a, b = (self.raw.t(c + ".micro", metric) for c in ("k11", "sep"))
+            self.row(self.raw.label(metric, name), cells, plain_ratio(a, b))
 
-        def deriv(name, terms):
+        def deriv(name, key, terms):
             cells = [self.derived_cell(c, terms) for c in cols]
-            self.row(name, cells, ratio(self.derived("k11", terms), self.derived("sep", terms)))
+            self.row(self.raw.label(key, name), cells,
+                     ratio(self.derived("k11", terms), self.derived("sep", terms)))
 
         timing("Once-only overhead (`pthread_once`, done)", "once")
         timing("Self-identification (`pthread_self`)", "self")
@@ -362,30 +431,27 @@ class Tables:
         self.row("Preemptive switch (tick + switch)", [pre[c] for c in cols])
         timing("Mutex lock/unlock, no contention", "mutex_nocontention")
         timing("Mutex lock/unlock, long-term contention", "mutex_contention", True)
-        deriv("Lock manipulation (derived: long-term − yield busy)",
-              [(1, "mutex_contention", True), (-1, "yield_busy", True)])
+        deriv("Lock manipulation (derived: long-term − yield busy)", "lock_manip", LOCK_MANIP)
         timing("Condition signal, no waiter", "cond_signal_nowaiter")
         timing("Condition broadcast, no waiter", "cond_broadcast_nowaiter")
         timing("Condition signal, waiter, outside critical section", "cond_signal_out", True)
         timing("Condition signal, waiter, inside critical section", "cond_signal_in", True)
         timing("Condition signal, timed waiter, outside", "cond_signal_out_timed", True)
         timing("Condition signal, timed waiter, inside", "cond_signal_in_timed", True)
-        deriv("Event manipulation (derived: signal outside − 2 × yield busy)",
-              [(1, "cond_signal_out", True), (-2, "yield_busy", True)])
+        deriv("Event manipulation (derived: signal outside − 2 × yield busy)", "event_manip",
+              EVENT_MANIP)
         deriv("Event + lock manipulation (derived: signal inside − 2 × yield busy)",
-              [(1, "cond_signal_in", True), (-2, "yield_busy", True)])
-        deriv("Timed-wait extra (derived: mean of timed − untimed)",
-              [(0.5, "cond_signal_out_timed", True), (-0.5, "cond_signal_out", True),
-               (0.5, "cond_signal_in_timed", True), (-0.5, "cond_signal_in", True)])
+              "event_lock_manip", EVENT_LOCK_MANIP)
+        deriv("Timed-wait extra (derived: mean of timed − untimed)", "timed_extra", TIMED_EXTRA)
         ps = self.procswitch()
         if ps:
             cells = []
             for c in cols:
-                yb = self.fixed(c, "yield_busy", True)
+                yb = self.med(c, "yield_busy")
                 if not self.have(c):
                     cells.append(self.na[c])
                 elif c == "k11":
-                    cells.append("%s; ÷ 1:1 thread switch = %s" % (val(ps[3]), ratio(ps[3], yb)))
+                    cells.append("%s; ÷ 1:1 thread switch = %s" % (dval(ps[3]), ratio(ps[3], yb)))
                 else:
                     cells.append("÷ this column's yield busy = %s" % ratio(ps[3], yb))
             self.row("Process-context switch (two processes, Appendix C)", cells)
@@ -394,17 +460,32 @@ class Tables:
                      ["n/a (%s)" % (self.raw.run("proc").failed or "not measured")] * len(cols))
         timing("Thread create + join", "create_join")
 
+    def tls_rounds(self, col, which):
+        """The medians of the rounds of one TLS pair's side (run.sh runs
+        the two programs alternately, appending to one file each)."""
+        return [t[0] for t in self.raw.run("tls.%s.%s" % (col, which)).Tall.get("yield_busy", [])]
+
+    def tls_extra(self, col):
+        """A TLS segment's extra cost per switch, taken within each round
+        (a stats.Diff), or None."""
+        a, b = self.tls_rounds(col, "without"), self.tls_rounds(col, "with")
+        r = stats.rounds([(1, b), (-1, a)])
+        return stats.Diff(r) if r else None
+
     def tls_table(self):
         self.w("| yield busy (one switch) | green separate | green copied |")
         self.w("|---|---:|---:|")
-        without = [self.raw.t("tls.%s.without" % c, "yield_busy") for c in ("sep", "cop")]
-        with_ = [self.raw.t("tls.%s.with" % c, "yield_busy") for c in ("sep", "cop")]
+
+        def over_rounds(v):
+            return (stats.median(v), min(v), max(v), 0, len(v)) if v else None
+        without = [over_rounds(self.tls_rounds(c, "without")) for c in ("sep", "cop")]
+        with_ = [over_rounds(self.tls_rounds(c, "with")) for c in ("sep", "cop")]
         self.w("| program without a TLS segment (shared TCB) | %s |" %
                " | ".join(cell(t) if t else "n/a" for t in without))
         self.w("| program with a TLS segment (a TCB per thread) | %s |" %
                " | ".join(cell(t) if t else "n/a" for t in with_))
-        self.w("| extra per switch | %s |" % " | ".join(
-            "%+.1f ns" % (b[0] - a[0]) if a and b else "n/a" for a, b in zip(without, with_)))
+        self.w("| extra per switch (within each round) | %s |" % " | ".join(
+            dval(self.tls_extra(c)) or "n/a" for c in ("sep", "cop")))
         tp = self.raw.run("tls.tp")
         w, a = tp.T.get("tp_wrfsbase"), tp.T.get("tp_arch_prctl")
         self.w()
@@ -441,7 +522,7 @@ class Tables:
         self.w("|---|---:|---:|---:|---:|")
         self.w("| Series 370 (1991) | 1356.8 µs | 758.4 µs | 28.4 µs | 584.2 µs |")
         self.w("| Series 835 (1991) | 499.0 µs | 362.1 µs | 2.4 µs | 135.7 µs |")
-        self.w("| this machine | %s | %s | %s | **%s** |" % (cell(pp), cell(io), val(gp[0] / 2), val(sw)))
+        self.w("| this machine | %s | %s | %s | **%s** |" % (cell(pp), cell(io), val(gp[0] / 2), dval(sw)))
 
     def pingpong_size(self, f):
         """(games, iterations) of a Ping-Pong run, from any column's output."""
@@ -479,7 +560,7 @@ class Tables:
                 cells.append(s)
             a = self.raw.t("k11." + f, metric)
             b = self.raw.t("sep." + f, metric)
-            self.row(name, cells, ratio(a and a[0], b and b[0]))
+            self.row(name, cells, plain_ratio(a, b))
 
         for f in ("pp.one", "pp.many"):
             g, i = self.pingpong_size(f)
@@ -516,20 +597,22 @@ class Tables:
             if key == "procswitch":
                 now = ps[3] if ps else None
             elif key == "tick":
-                p = self.raw.run("sep.ticks.q1").V.get("preempt_p10")
-                yb0 = self.med("sep", "yield_busy")
-                now = float(p[0][0]) - yb0 if p and yb0 and float(p[0][0]) > yb0 else None
+                now = self.tick_cost() if self.tick else None
             elif key == "lock_manip":
-                now = self.derived("sep", [(1, "mutex_contention", False), (-1, "yield_busy", False)])
+                now = self.derived("sep", LOCK_MANIP)
             elif key == "event_manip":
-                now = self.derived("sep", [(1, "cond_signal_out", False), (-2, "yield_busy", False)])
+                now = self.derived("sep", EVENT_MANIP)
             else:
-                now = self.med("sep", key)
+                t = self.raw.t("sep.micro", key)
+                now = stats.Diff.exact(t[0]) if t else None   # a plain timing
             if key == "procswitch":
                 name += " (an OS figure, not green's)"
-            self.w("| %s | %s µs | %s µs | %s | %s |" % (
-                name, m370, m835, val(now) if now is not None else "n/a",
-                ratio(m835 * 1000, now) if now else "—"))
+            shown = dval(now) if now is not None else "n/a"
+            r = ratio(m835 * 1000, now) if now else "—"
+            if now is not None and key not in ("procswitch", "tick", "lock_manip", "event_manip") \
+                    and stats.noisy(*t[:3]):
+                shown, r = shown + " " + stats.NOISY, "—"   # swamped by its spread
+            self.w("| %s | %s µs | %s µs | %s | %s |" % (name, m370, m835, shown, r))
         yb = self.med("sep", "yield_busy")
         yk = self.med("k11", "yield_busy")
         if ps and yb:
@@ -605,6 +688,32 @@ class Tables:
                 f(mm["pct:1"]), rm(mm["pct:1"])))
         self.w()
 
+    def noise_lines(self):
+        """The header's account of the run's noise: the spread across
+        rounds of the micro-metrics, and the marks used below."""
+        spreads = []
+        for c in COLS:
+            r = self.raw.run(c + ".micro")
+            for m, t in r.T.items():
+                if t[0] > 0:
+                    spreads.append(((t[2] - t[1]) / t[0], m, c))
+        out = []
+        if spreads:
+            spreads.sort()
+            worst = spreads[-1]
+            out.append("- Noise: the spread across rounds (max − min, over the median) of the "
+                       "micro-metrics is %.0f %% at the median, %.0f %% at worst (%s, %s); %d of "
+                       "%d cells are marked %s, their spread larger than their value." % (
+                           100 * stats.median([x[0] for x in spreads]), 100 * worst[0], worst[1],
+                           HEAD[worst[2]], sum(1 for x in spreads if x[0] > 1), len(spreads),
+                           stats.NOISY))
+        out.append("- Derived rows (a difference of two metrics) are taken within each round "
+                   "and the median over rounds is shown; a figure within its resolution (the "
+                   "interquartile range of its per-round values) reads \"below resolution "
+                   "(< X)\", X being the largest value the rounds allow. %s marks a timing whose "
+                   "spread (max − min) is larger than the value itself." % stats.NOISY)
+        return out
+
     def write(self, path):
         info = self.raw.info
         quick = info.get("quick") == "yes"
@@ -629,10 +738,14 @@ class Tables:
                (info.get("trials", "?"), 30 * float(info.get("scale", "1")),
                 info.get("trials", "?"), info.get("min_trials", "?"), info.get("budget", "?")))
         self.w("- Copied stacks: %s. Time-slice tick: %s." % (
-            "measured" if self.copied else "not built yet (GREEN_STACKS=copied still gives separate stacks), so that column is n/a",
-            "measured" if self.tick else "not built yet, so green's tick rows are n/a"))
+            "measured (the probe: a thread created under GREEN_STACKS=copied reports copied "
+            "stacks through pthread_getattr_np)" if self.copied else
+            "n/a: the probe's thread created under GREEN_STACKS=copied did not report a copied stack",
+            "measured" if self.tick else "not seen by the probe, so green's tick rows are n/a"))
         self.w("- Copied-stack cells are *fixed + marginal per KB of live stack*, a least-squares "
                "line through live depths of 0.5, 1, 2 and 4 KB, as Marovich did.")
+        for line in self.noise_lines():
+            self.w(line)
         self.w()
         self.w("## The IEEE 1003.4 metrics (Marovich, section 3)")
         self.w()
@@ -644,7 +757,8 @@ class Tables:
                "thread control block of its own and moves the thread pointer on "
                "every switch; one without keeps one shared TCB (`src/core/stack/tls.c`). "
                "Yield busy (one switch) of the same program without and with a TLS "
-               "segment (`bench/tls.c`), each pair measured back to back:")
+               "segment (`bench/tls.c`), the two programs alternated in rounds (the extra "
+               "taken within each round):")
         self.w()
         self.tls_table()
         self.w()
@@ -703,9 +817,9 @@ class Tables:
             f = self.copied_fit("yield_busy")
             self.w("`stack-depth.svg`: yield-busy switch cost at live stack depths of 0.25–32 KB, "
                    "copied against separate stacks; copied fit over 0.5–4 KB: %s + %s per KB." %
-                   (val(f[0]), val(f[1])) if f else "`stack-depth.svg`.")
+                   (dval(f[0]), dval(f[1])) if f else "`stack-depth.svg`.")
         else:
-            self.w("`stack-depth.svg`: copied stacks are not built yet, so the plot shows only "
+            self.w("`stack-depth.svg`: the probe found no copied stacks, so the plot shows only "
                    "the control, separate stacks, which should be flat in the live stack depth.")
         self.w()
         with open(path, "w") as f:
@@ -767,10 +881,7 @@ class WrkRun:
         return self.failed is None and self.rps is not None
 
 
-def median(v):
-    v = sorted(v)
-    n = len(v)
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+median = stats.median
 
 
 def kreq(x):
@@ -995,7 +1106,7 @@ def plot(raw, path, copied, fitted=None):
             L + 36, ly + 2, val(a), val(b)))
     if not copied:
         o.append('<text x="%d" y="%d" font-size="14" fill="#d62728" text-anchor="middle">'
-                 'Copied stacks are not built yet: no copied-stack points.</text>' % (
+                 'The probe found no copied stacks: no copied-stack points.</text>' % (
                      (L + W - R) / 2, Tp + 60))
         o.append('<text x="%d" y="%d" fill="#555" text-anchor="middle">Shown: separate stacks, '
                  'the control (the switch copies nothing, so it should be flat).</text>' % (
@@ -1019,9 +1130,12 @@ def main():
     raw = Raw(sys.argv[1])
     t = Tables(raw)
     t.write(sys.argv[2])
-    plot(raw, sys.argv[3], t.copied, t.copied_fit("yield_busy") if t.copied else None)
-    svgplot.server_svg(os.path.join(os.path.dirname(sys.argv[3]) or ".", "server.svg"),
-                       http_points(raw.d), echo_points(raw.d))
+    f = t.copied_fit("yield_busy") if t.copied else None
+    plot(raw, sys.argv[3], t.copied, (f[0].value, f[1].value) if f else None)
+    here = os.path.dirname(sys.argv[3]) or "."
+    hp = http_points(raw.d)
+    svgplot.server_svg(os.path.join(here, "server.svg"), hp, echo_points(raw.d))
+    results.write(raw, t, DERIVED, os.path.dirname(sys.argv[2]) or ".", hp)
     return 0
 
 

@@ -267,6 +267,8 @@ def describe_wait(t):
         s = "%s wait (key %#x)" % ("descriptor" if kind == "GW_FD" else "child", o)
     elif kind == "GW_ADDR":
         s = "lock word %#x" % o
+    elif kind == "GW_FUTEX":
+        s = "futex word %#x (syscall)" % o
     elif kind == "GW_AIO":
         s = "asynchronous I/O (aio_suspend, lio_listio or aio_cancel)"
     elif kind == "GW_EXIT":
@@ -454,8 +456,41 @@ class GreenUnwinder(gdb.unwinder.Unwinder):
         return info
 
 
+class GreenTickFrames(gdb.Parameter):
+    """Whether a thread preempted by green's time-slice tick shows the tick's frames.
+
+Off (the default), the backtrace of a thread that the tick preempted
+starts at the program's frame the tick interrupted: the tick handler's
+frames, the switch's, and the signal frame (<signal handler called>,
+__restore_rt) are hidden.  On, they are shown, innermost first."""
+
+    set_doc = "Set whether a preempted green thread's backtrace shows the tick's frames."
+    show_doc = "Show whether a preempted green thread's backtrace shows the tick's frames."
+
+    def __init__(self):
+        super().__init__("green-tick-frames", gdb.COMMAND_STACK, gdb.PARAM_BOOLEAN)
+        self.value = False
+
+    def get_set_string(self):
+        return ""
+
+    def get_show_string(self, value):
+        return "The tick's frames in a preempted green thread's backtrace are %s." % (
+            "shown" if value == "on" else "hidden")
+
+
+_tick_frames = None
+
+
+def _library_frame(f, libdirs):
+    sal = f.find_sal()
+    path = sal.symtab.fullname() if sal.symtab else None
+    return path is None or any(path.startswith(d) for d in libdirs)
+
+
 class GreenFrameFilter:
-    """While a parked thread is shown, hide frame 0 (the running thread's)."""
+    """While a parked thread is shown, hide frame 0 (the running thread's),
+    and for a thread the tick preempted the tick's frames (GreenTickFrames)."""
 
     def __init__(self):
         self.name = "green-threads"
@@ -465,7 +500,10 @@ class GreenFrameFilter:
     def filter(self, frames):
         if _sel is None:
             return frames
-        return self._parked(frames, _sel.level, _sel.past_main is not None)
+        frames = self._parked(frames, _sel.level, _sel.past_main is not None)
+        if _tick_frames is not None and not _tick_frames.value:
+            frames = self._untick(frames)
+        return frames
 
     @staticmethod
     def _parked(frames, level, stop_at_main):
@@ -476,6 +514,28 @@ class GreenFrameFilter:
             yield f
             if stop_at_main and fr.name() == "main":
                 return       # past-main is on only to reach the parked frames
+
+    @staticmethod
+    def _untick(frames):
+        """Drop the library's frames up to and including a signal frame
+        that the parked thread's stack starts with: the tick preempted it
+        there (the program's interrupted frame is next)."""
+        libdirs, held = library_dirs(), []
+        for f in frames:
+            if held is None:
+                yield f
+                continue
+            fr = f.inferior_frame()
+            if fr.type() == gdb.SIGTRAMP_FRAME:
+                held = None          # the tick's frames and the signal frame: dropped
+                continue
+            held.append(f)
+            if not _library_frame(fr, libdirs) or len(held) > 32:
+                for h in held:       # not a preemption: everything, in order
+                    yield h
+                held = None
+        for h in held or ():
+            yield h
 
 
 def select(t):
@@ -507,7 +567,8 @@ def library_dirs():
 
 
 def user_frame():
-    """The innermost frame outside the library, and the library call it is in."""
+    """The innermost frame outside the library, and the library call it is
+    in (not the signal frame of a preemption: preempted())."""
     libdirs = library_dirs()
     f, inner = parked_frames_start(), None
     while f is not None:
@@ -515,10 +576,24 @@ def user_frame():
         path = sal.symtab.fullname() if sal.symtab else None
         if path and not any(path.startswith(d) for d in libdirs):
             return f, inner
-        if f.name():
+        if f.type() == gdb.SIGTRAMP_FRAME:
+            inner = None     # below it: the tick's frames, not the call interrupted
+        elif f.name():
             inner = f
         f = f.older()
     return None, None
+
+
+def preempted(f):
+    """Did the tick preempt the thread shown: is there a signal frame
+    (<signal handler called>, __restore_rt) among the library's frames
+    below its program frame f?"""
+    g = parked_frames_start()
+    while g is not None and (f is None or g.level() < f.level()):
+        if g.type() == gdb.SIGTRAMP_FRAME:
+            return True
+        g = g.older()
+    return False
 
 
 def frame_text(f, inner):
@@ -529,6 +604,8 @@ def frame_text(f, inner):
     s = "%s (%s)" % (f.name() or "??", where)
     if inner is not None and inner.name():
         s += " in %s" % inner.name()
+    if _sel is not None and preempted(f):
+        s += ", preempted by the tick"
     return s
 
 
@@ -824,9 +901,14 @@ the running thread first: only it can run."""
         if t.state == "exited":
             raise gdb.GdbError("green: thread %s has exited: it has no frames" % t.label())
         select(t)
-        f, _ = user_frame()
+        f, inner = user_frame()
         (f or parked_frames_start()).select()
-        print("[Switching to green thread %s (%s)]" % (t.label(), state_text(t)))
+        how = state_text(t)
+        if preempted(f):
+            how += "; preempted by the time-slice tick: bt %s its frames, set green-tick-frames %s" % (
+                ("shows", "off hides them") if _tick_frames is not None and _tick_frames.value
+                else ("hides", "on shows them"))
+        print("[Switching to green thread %s (%s)]" % (t.label(), how))
         gdb.execute("frame", from_tty)
 
 
@@ -975,6 +1057,8 @@ def _setup():
     GreenPrint()
     GreenMutex()
     GreenTlsFunction()
+    global _tick_frames
+    _tick_frames = GreenTickFrames()
     gdb.unwinder.register_unwinder(None, GreenUnwinder(), replace=True)
     gdb.frame_filters["green-threads"] = GreenFrameFilter()
     gdb.events.cont.connect(_on_resume)

@@ -1345,9 +1345,12 @@ END_TEST
  * its handler as the section ends (the outermost GREEN_LEAVE looks at
  * every pending flag), not at the thread's next yield or wait: a loop
  * of semaphore posts and waits (a section each, never a switch) waits
- * for its ITIMER_PROF handler.  Many rounds, so that some signals land
- * inside a section; without ticks (GREEN_QUANTUM_MS=0) nothing else
- * would dispatch them. */
+ * for its ITIMER_PROF handler.  The loop is nearly all sections, so
+ * nearly every signal lands inside one; without ticks
+ * (GREEN_QUANTUM_MS=0) nothing else would dispatch them.  100 rounds:
+ * the kernel fires a process CPU timer at its next tick, so a round
+ * costs a tick of this process's CPU time, and 300 of them outlasted
+ * the suite's timeout at a load average of 20 on two CPUs. */
 static volatile int section_flag;
 
 static void on_section_prof(int s)
@@ -1369,7 +1372,7 @@ START_TEST(section_end_runs_handler)
 	sem_init(&release, 0, 0);
 	SPAWN(&t, bystander, 0);     /* threads exist: green's own paths */
 	sem_init(&s, 0, 0);
-	for (i = 0; i < 300 && !lost; i++) {
+	for (i = 0; i < 100 && !lost; i++) {
 		limit = now_ns() + 10000 * MS;
 		section_flag = 1;
 		ck_assert_int_eq(setitimer(ITIMER_PROF, &it, 0), 0);

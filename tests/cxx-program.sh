@@ -24,7 +24,7 @@ if [ -z "$src" ]; then
 	mkdir -p "$D"
 	# where only the upstream tarball of the package can be had (the
 	# Debian part is packaging only), unpack that
-	(cd "$D" && { apt-get source -qq $pkg || apt-get source --download-only -qq $pkg; } 2>&1 |
+	(cd "$D" && { apt-get source -qq $pkg/bookworm || apt-get source --download-only -qq $pkg/bookworm; } 2>&1 |
 		grep -v '^W: Download is performed unsandboxed')
 	src=$(ls -d "$D"/$pkg-*/ 2>/dev/null | head -1)
 	if [ -z "$src" ] && ls "$D"/${pkg}_*.orig.tar.* >/dev/null 2>&1; then

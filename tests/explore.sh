@@ -46,15 +46,27 @@ fi
 # missing one explore nothing, and say so in one line with exit status 2
 # (natively: under an emulator the program green-explore runs is the
 # emulator, which exists and is not green)
+# A failing one is refused as well: a program built with the system's
+# compiler that aborts, and the same built for 1:1 (their failure is not
+# a schedule's; green-explore once reported it as a find).
 misuse="$B/tests/prog/nothreads-1to1 $B/tests/prog/no-such-program"
-[ -z "$GREEN_RUN" ] || misuse=
+if [ -z "$GREEN_RUN" ]; then
+	scratch explore
+	printf '#include <stdlib.h>\nint main(void) { abort(); }\n' >"$T/fails.c"
+	${GREEN_TARGET_CC:-cc} -o "$T/fails-cc" "$T/fails.c" && misuse="$misuse $T/fails-cc"
+	"$B/bin/green-cc" --threads=1to1 -o "$T/fails-1to1" "$T/fails.c" && misuse="$misuse $T/fails-1to1"
+else
+	misuse=
+fi
 for p in $misuse; do
 	msg=$($X -q -n 20 -- $GREEN_RUN "$p" 2>&1)
 	st=$?
 	case $st:$msg in
 	2:"green-explore: $p is not a green program: "*"nothing was explored" | \
 	2:"green-explore: cannot run "*"No such file or directory")
-		pass "green-explore on ${p##*/}: exit 2, $(printf '%s\n' "$msg" | wc -l) line" ;;
+		[ "$(printf '%s\n' "$msg" | wc -l)" = 1 ] &&
+			pass "green-explore on ${p##*/}: exit 2, one line" ||
+			fail "green-explore on ${p##*/}: more than one line: $msg" ;;
 	*) fail "green-explore on ${p##*/}: exit status $st: $msg" ;;
 	esac
 done

@@ -4,10 +4,16 @@
 # mutex, in a condition wait, in sleep(), in pthread_join, in sigwait()
 # and in read() on a pipe must each be listed with what they wait for,
 # and each backtrace must reach the thread's own function; in both stack
-# modes.  Then stepping one thread while time-slice ticks preempt it.
+# modes.  Then stepping one thread while time-slice ticks preempt it (a
+# preempted thread's backtrace starts at the program's frame).
 # Then `__thread` variables (tests/prog/gdbtls-green): green-print and
 # $green_tls must give each thread's own value and address, the ones the
 # program printed, in both stack modes.
+#
+# Where green links dynamically (docs/dynamic.md), the same again with
+# the programs built as a dynamically linked executable (-dyn: the
+# layout table is libc.so's) and as a static PIE (-pie: loaded at an
+# address of the kernel's choosing), in one stack mode each.
 #
 # The program's .debug_gdb_scripts entry names the script in the source
 # tree, which gdb's default auto-load safe-path does not cover (an
@@ -68,7 +74,13 @@ else
 	want=5
 fi
 
-for mode in separate copied; do
+# builds: BUILD:STACK-MODE, BUILD the program's suffix (tests/include.am)
+builds="green:separate green:copied"
+[ -x "$P/gdbwait-dyn" ] && builds="$builds dyn:separate pie:copied"
+for bm in $builds; do
+	build=${bm%:*} mode=${bm#*:}
+	PROG=$P/gdbwait-$build
+	me=gdbwait-$build
 	gdb_batch $mode \
 		-ex 'info auto-load python-scripts' \
 		-ex 'break stop_here' -ex run \
@@ -78,15 +90,16 @@ for mode in separate copied; do
 		-ex continue \
 		--args "$PROG" $arg
 	m="gdb ($mode stacks)"
+	[ $build = green ] || m="gdb ($build, $mode stacks)"
 	if ! grep -q "parked $want" "$T/out"; then
 		fail "$m: the program did not reach stop_here with $want threads parked"
 		show
 		continue
 	fi
 	expect "$m: the extension loads itself" '^Yes +.*/gdb/green-gdb\.py *$'
-	expect "$m: lists the running thread" '^\* +1 +gdbwait-green +running '
+	expect "$m: lists the running thread" '^\* +1 +'"$me"' +running '
 	expect "$m: names the mutex and its holder" \
-		'^ +2 +mutex-waiter +blocked +mutex 0x[0-9a-f]+ held by thread 1 "gdbwait-green" +'"$mode"' +in_mutex \(gdbwait\.c:[0-9]+\)'
+		'^ +2 +mutex-waiter +blocked +mutex 0x[0-9a-f]+ held by thread 1 "'"$me"'" +'"$mode"' +in_mutex \(gdbwait\.c:[0-9]+\)'
 	expect "$m: names the condition variable and its mutex" \
 		'^ +3 +cond-waiter +blocked +condition variable 0x[0-9a-f]+ \(mutex 0x[0-9a-f]+\) +'"$mode"' +in_cond '
 	expect "$m: names the sleep and its deadline" \
@@ -113,7 +126,7 @@ for mode in separate copied; do
 			sed 's/^/    | /' "$T/sec"
 		fi
 	done
-	section gdbwait-green >"$T/sec"
+	section "$me" >"$T/sec"
 	if grep -Eq '^#0 +stop_here ' "$T/sec" && grep -Eq ' in main ' "$T/sec"; then
 		pass "$m: backtrace of the running thread"
 	else
@@ -121,7 +134,7 @@ for mode in separate copied; do
 		show
 	fi
 	expect "$m: green-thread 2 switches" \
-		'^\[Switching to green thread 2 "mutex-waiter" \(blocked: mutex 0x[0-9a-f]+ held by thread 1 "gdbwait-green"\)\]$'
+		'^\[Switching to green thread 2 "mutex-waiter" \(blocked: mutex 0x[0-9a-f]+ held by thread 1 "'"$me"'"\)\]$'
 	expect "$m: then bt shows it from frame 1" '^#1 +0x[0-9a-f]+ in (__)?green_switch '
 	expect "$m: then info locals shows its locals" '^tag = 42$'
 	expect "$m: continue goes back to the running thread" \
@@ -135,9 +148,10 @@ done
 
 # ---- stepping one thread while the other preempts it: every "next" must
 # land on the next line of the same thread, and no tick may show.
+PROG=$P/gdbwait-green
 gdb_batch separate -ex 'tbreak stepper' -ex run -ex next -ex 'p who' \
 	-ex next -ex next -ex next -ex 'p who' -ex 'p steps' \
-	-ex 'info green-threads' -ex kill --args "$PROG" spin
+	-ex 'info green-threads' -ex 'green-thread apply all bt' -ex kill --args "$PROG" spin
 m="gdb: next under time slicing"
 # the fourth compute(40) of stepper(), where the third next lands
 last=$(awk '/\*stepper\(void \*arg\)$/ { on = 1 } on && /compute\(40\);/ { n = NR } on && /^}/ { print n; exit }' \
@@ -154,6 +168,16 @@ else
 fi
 if grep -Eq '^ +[0-9]+ +runnable +- +separate +(now_ms|compute|stepper) ' "$T/out"; then
 	pass "$m: the other thread was preempted meanwhile"
+	# a preempted thread is listed as such, and its backtrace starts at
+	# the program's frame: no tick frame, no signal frame (__restore_rt)
+	if grep -Eq '^ +[0-9]+ +runnable .*\(gdbwait\.c:[0-9]+\)( in [^ ]+)?, preempted by the tick$' "$T/out" &&
+	   ! grep -Eq '<signal handler called>|__restore_rt|in tick \(' "$T/out" &&
+	   grep -Eq '^#[0-9]+ +(0x[0-9a-f]+ in )?(now_ms|compute|stepper) ' "$T/out"; then
+		pass "$m: the preempted thread is listed as preempted, its backtrace starts at the program's frame"
+	else
+		fail "$m: the preempted thread's listing or backtrace shows the tick"
+		show
+	fi
 else
 	echo "NOTE: the other thread did not run while stepping (no time slicing in this build?):"
 	grep -E '^ +[0-9]+ +(runnable|blocked) ' "$T/out" | sed 's/^/    | /'
@@ -165,9 +189,10 @@ fi
 # and main (1) print "tls N VAR ADDR VALUE" for every variable; the
 # addresses gdb computes must be those, for every thread and variable, and
 # the values shown for a thread must be its own.
-TPROG=$P/gdbtls-green
 TVARS="tls_id tls_c tls_long tls_d tls_pt tls_page tls_static"
-for mode in separate copied; do
+for bm in $builds; do
+	build=${bm%:*} mode=${bm#*:}
+	TPROG=$P/gdbtls-$build
 	set --
 	for n in 1 2 3 4 5; do
 		for v in $TVARS; do
@@ -194,6 +219,7 @@ for mode in separate copied; do
 		-ex 'echo T1=' -ex 'green-print tls_missing' \
 		"$@" -ex continue --args "$TPROG"
 	m="gdb __thread ($mode stacks)"
+	[ $build = green ] || m="gdb __thread ($build, $mode stacks)"
 	if ! grep -q '^parked 4$' "$T/out"; then
 		fail "$m: the program did not reach stop_here with 4 workers parked"
 		show

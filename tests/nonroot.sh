@@ -4,7 +4,8 @@
 # --prefix=$HOME/g` and `make -C build install` in a copy of the source
 # tree, run as an unprivileged user (nobody) whose home is a scratch
 # directory; then, as that user, `man green-cc`, `green-cc --help` and a
-# threaded program compiled and run with the installed tree.  The
+# threaded program and one that includes <linux/futex.h> compiled and
+# run with the installed tree.  The
 # sources quickstart would fetch, and the C++ runtime it would build,
 # are copied in from this build (they are what a user fetches once).
 # Needs root, to become the user; natively only.  It builds the
@@ -63,5 +64,13 @@ if [ "$out" = same ]; then
 	pass "as nobody: the installed green-cc compiles and runs a threaded program"
 else
 	fail "as nobody: the installed green-cc: $out"
+fi
+printf '#include <linux/futex.h>\n#include <stdio.h>\nint main(void) { printf("%%d\\n", FUTEX_WAKE_PRIVATE); return 0; }\n' > "$H/kh.c" &&
+	chown "$uid:$gid" "$H/kh.c"
+out=$(as_user '"$HOME/g/bin/green-cc" -O2 -o kh kh.c && ./kh' 2>&1)
+if [ "$out" = 129 ]; then
+	pass "as nobody: the installed green-cc finds <linux/futex.h>"
+else
+	fail "as nobody: the installed green-cc and <linux/futex.h>: $out"
 fi
 finish

@@ -25,16 +25,17 @@ EOF
 
 # fetch_source PACKAGE UNPACKED-DIR: unless UNPACKED-DIR exists, run
 # `apt-get source PACKAGE` in its parent directory; exits if that does not
-# produce UNPACKED-DIR.  PACKAGE may name a release (musl/bookworm), so
-# that a newer suite's source packages, enabled on the machine for
-# something else, are not taken instead.
+# produce UNPACKED-DIR.  PACKAGE is taken from bookworm unless it names
+# its release (pkg/trixie): a newer suite's source packages, enabled on
+# the machine for something else, must not be taken instead.
 fetch_source() {
 	[ -d "$2" ] && return 0
-	local dir
+	local dir spec=$1
+	case $spec in */*) ;; *) spec=$spec/bookworm ;; esac
 	dir=$(dirname "$2")
 	enable_deb_src
-	say "fetching Debian source package $1"
+	say "fetching Debian source package $spec"
 	mkdir -p "$dir"
-	(cd "$dir" && apt-get source -qq "$1" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+	(cd "$dir" && apt-get source -qq "$spec" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
 	[ -d "$2" ] || { echo "apt-get source $1 did not produce $2" >&2; exit 1; }
 }

@@ -4,7 +4,7 @@
  *
  * The program is compiled with GCC's -fsanitize=thread instrumentation,
  * which calls an entry point before every load and store (tsan.c) and
- * turns every atomic operation into a call (atomic.c).  This library, not
+ * turns every atomic operation into a call (atomic_points.c).  This library, not
  * a sanitizer runtime, answers those calls: it is linked into a program
  * only in this mode, and it is compiled without the instrumentation.
  * Outside GREEN_SCHED an access costs a call, a load and a branch.

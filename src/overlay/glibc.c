@@ -10,6 +10,7 @@
 #include <sys/auxv.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include "base/gthread.h"
 #include "thread/gfork.h"
 #include "base/report.h"
@@ -75,7 +76,7 @@ hidden size_t green_tls_bytes(int *err)
 
 hidden void green_libc_threads_on(struct green_thread *m)
 {
-	(void)m;
+	m->tid = getpid();   /* the initial thread's id, as in the musl build (tid.c) */
 	dl_iterate_phdr(find_text, 0);
 	pthread_atfork(0, 0, __green_fork_child);
 }

@@ -5,7 +5,12 @@
  * __tsan_read_range/__tsan_write_range for block moves it expands inline
  * (docs/race.md).  Every one of them, and the few that gcc declares but
  * this compiler does not emit, is defined here; each checks and records
- * the access (shadow.c) with the call stack of the accessing function.
+ * the access (shadow.c) with the call stack of the accessing function,
+ * unless the thread ignores its reads or writes (annotate.c).
+ *
+ * They are weak, as ThreadSanitizer's are interposable: a program that
+ * defines one of them itself (the volatile hooks, to count volatile
+ * accesses) keeps its own.
  */
 #include "race.h"
 
@@ -14,23 +19,25 @@ static inline void touch(const void *a, unsigned size, int write, const void *re
 	struct race_thread *t;
 	race_enter();
 	t = race_self();
-	__race_access(t, (uintptr_t)a, size, write, 0, RACE_NODE_LAZY, __race_pc(ret));
+	if (!t->ign[write])
+		__race_access(t, (uintptr_t)a, size, write, 0, RACE_NODE_LAZY, __race_pc(ret));
 	race_leave();
 }
 
 #define RET __builtin_return_address(0)
+#define W __attribute__((__weak__))
 #define ACCESSES(N) \
-	void __tsan_read##N(void *a) { touch(a, N, 0, RET); } \
-	void __tsan_write##N(void *a) { touch(a, N, 1, RET); } \
-	void __tsan_volatile_read##N(void *a) { touch(a, N, 0, RET); } \
-	void __tsan_volatile_write##N(void *a) { touch(a, N, 1, RET); } \
-	void __tsan_read##N##_pc(void *a, void *pc) { touch(a, N, 0, (char *)pc + 1); } \
-	void __tsan_write##N##_pc(void *a, void *pc) { touch(a, N, 1, (char *)pc + 1); }
+	void W __tsan_read##N(void *a) { touch(a, N, 0, RET); } \
+	void W __tsan_write##N(void *a) { touch(a, N, 1, RET); } \
+	void W __tsan_volatile_read##N(void *a) { touch(a, N, 0, RET); } \
+	void W __tsan_volatile_write##N(void *a) { touch(a, N, 1, RET); } \
+	void W __tsan_read##N##_pc(void *a, void *pc) { touch(a, N, 0, (char *)pc + 1); } \
+	void W __tsan_write##N##_pc(void *a, void *pc) { touch(a, N, 1, (char *)pc + 1); }
 #define UNALIGNED(N) \
-	void __tsan_unaligned_read##N(const void *a) { touch(a, N, 0, RET); } \
-	void __tsan_unaligned_write##N(void *a) { touch(a, N, 1, RET); } \
-	void __tsan_unaligned_volatile_read##N(const void *a) { touch(a, N, 0, RET); } \
-	void __tsan_unaligned_volatile_write##N(void *a) { touch(a, N, 1, RET); }
+	void W __tsan_unaligned_read##N(const void *a) { touch(a, N, 0, RET); } \
+	void W __tsan_unaligned_write##N(void *a) { touch(a, N, 1, RET); } \
+	void W __tsan_unaligned_volatile_read##N(const void *a) { touch(a, N, 0, RET); } \
+	void W __tsan_unaligned_volatile_write##N(void *a) { touch(a, N, 1, RET); }
 
 ACCESSES(1)
 ACCESSES(2)
@@ -47,28 +54,53 @@ static void range(const void *a, unsigned long size, int write, const void *ret)
 	struct race_thread *t;
 	race_enter();
 	t = race_self();
-	__race_range(t, (uintptr_t)a, size, write, RACE_NODE_LAZY, __race_pc(ret));
+	if (!t->ign[write])
+		__race_access(t, (uintptr_t)a, size, write, 0, RACE_NODE_LAZY, __race_pc(ret));
 	race_leave();
 }
 
-void __tsan_read_range(void *a, unsigned long size)
+void W __tsan_read_range(void *a, unsigned long size)
 {
 	range(a, size, 0, RET);
 }
 
-void __tsan_write_range(void *a, unsigned long size)
+void W __tsan_write_range(void *a, unsigned long size)
 {
 	range(a, size, 1, RET);
 }
 
-/* C++ virtual-table pointer stores and loads (a race on an object's
- * vptr is a race on the object). */
-void __tsan_vptr_update(void **p, void *v)
+void W __tsan_read_range_pc(void *a, unsigned long size, void *pc)
 {
-	touch(p, sizeof *p, *p != v, RET);   /* storing the same pointer again is a read */
+	range(a, size, 0, (char *)pc + 1);
 }
 
-void __tsan_vptr_read(void **p)
+void W __tsan_write_range_pc(void *a, unsigned long size, void *pc)
 {
-	touch(p, sizeof *p, 0, RET);
+	range(a, size, 1, (char *)pc + 1);
+}
+
+/* C++ virtual-table pointer stores and loads: a race on an object's
+ * vptr is a race on the object, reported as ThreadSanitizer's "data race
+ * on vptr (ctor/dtor vs virtual call)" when the vptr access is the later
+ * one. */
+static void vptr(void **p, int write, const void *ret)
+{
+	struct race_thread *t;
+	race_enter();
+	t = race_self();
+	t->vptr = 1;
+	if (!t->ign[write])
+		__race_access(t, (uintptr_t)p, sizeof *p, write, 0, RACE_NODE_LAZY, __race_pc(ret));
+	t->vptr = 0;
+	race_leave();
+}
+
+void W __tsan_vptr_update(void **p, void *v)
+{
+	vptr(p, *p != v, RET);   /* storing the same pointer again is a read */
+}
+
+void W __tsan_vptr_read(void **p)
+{
+	vptr(p, 0, RET);
 }

@@ -6,13 +6,19 @@
  *
  *   - a new block's shadow is reset: memory the allocator hands out again
  *     starts with no history, as if fresh;
- *   - free is a write of the whole block by the freeing thread, so an
- *     access by another thread that does not happen after the free (a
- *     use after free across threads) is reported as a race with it;
- *   - a freed block waits in a quarantine (the last QUARANTINE_BLOCKS
- *     blocks, at most QUARANTINE_BYTES) before the allocator gets it
- *     back, so that such an access reads the freed block, not a new one,
- *     and the report can say which block it was and who freed it;
+ *   - free is a write of the whole block by the freeing thread, checked
+ *     against every access recorded in it (an access by another thread
+ *     that the free is not ordered after is a race with the free);
+ *   - then the block's records are dropped and its synchronisation
+ *     objects forgotten, and the block waits in a quarantine before the
+ *     allocator gets it back, its shadow saying "freed": any access to it
+ *     there, by any thread, is a heap use after free, with the stack of
+ *     the free.  The quarantine holds the most recent frees up to a
+ *     quarter of the live heap (or 1 MiB when the heap is smaller) and
+ *     QUARANTINE_BLOCKS blocks; a block larger than that goes back at
+ *     once.  A block leaving it has its shadow released;
+ *   - realloc is a read of the old block, a new block and the free of the
+ *     old one (it always moves, as under ThreadSanitizer);
  *   - each live or quarantined block is remembered (address, size,
  *     allocating thread and stack) for the report's "Location is heap
  *     block" line.
@@ -23,19 +29,24 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 #include "race.h"
 
-#define QUARANTINE_BLOCKS 1024
-#define QUARANTINE_BYTES (16u << 20)
+#define QUARANTINE_BLOCKS 4096
+#define QUARANTINE_MIN (1u << 20)
+#define QUARANTINE_SHARE 4          /* at most a quarter of the live heap */
 
 void *__real_malloc(size_t);
+void *__real_calloc(size_t, size_t);
 void *__real_aligned_alloc(size_t, size_t);
+void *__real_memalign(size_t, size_t);
+int __real_posix_memalign(void **, size_t, size_t);
 void *__real_realloc(void *, size_t);
 void __real_free(void *);
 
 /* ---- live blocks: open addressing on the address */
 static struct race_block *live;
-static size_t live_cap, live_used;
+static size_t live_cap, live_used, live_bytes;
 
 static size_t slot_of(uintptr_t a, size_t cap)
 {
@@ -50,7 +61,7 @@ static void live_grow(void)
 	size_t oldcap = live_cap, i;
 	live_cap = live_cap ? live_cap * 2 : 4096;
 	live = __race_alloc(live_cap * sizeof *live);
-	live_used = 0;
+	live_used = live_bytes = 0;
 	for (i = 0; i < oldcap; i++)
 		if (old[i].addr > 1) live_put(&old[i]);
 }
@@ -61,8 +72,10 @@ static void live_put(const struct race_block *b)
 	if (2 * (live_used + 1) > live_cap) live_grow();
 	for (i = slot_of(b->addr, live_cap); live[i].addr > 1; i = (i + 1) & (live_cap - 1))
 		if (live[i].addr == b->addr) break;
-	if (live[i].addr <= 1) live_used += !live[i].addr;
+	if (live[i].addr == b->addr) live_bytes -= live[i].size;   /* calloc's inner malloc */
+	else if (!live[i].addr) live_used++;
 	live[i] = *b;
+	live_bytes += b->size;
 }
 
 static int live_take(uintptr_t a, struct race_block *out)
@@ -73,6 +86,7 @@ static int live_take(uintptr_t a, struct race_block *out)
 		if (live[i].addr == a) {
 			*out = live[i];
 			live[i].addr = 1;
+			live_bytes -= out->size;
 			return 1;
 		}
 	return 0;
@@ -83,25 +97,42 @@ static struct race_block ring[QUARANTINE_BLOCKS];
 static unsigned ring_head, ring_n;
 static size_t ring_bytes;
 
-static void *quarantine(const struct race_block *b)
+/* The block goes back to the allocator: its shadow and objects go. */
+static void release(const struct race_block *b)
 {
-	void *out = 0;
-	if (b->size > QUARANTINE_BYTES) return (void *)b->addr;   /* too big to keep */
-	if (ring_n == QUARANTINE_BLOCKS || ring_bytes + b->size > QUARANTINE_BYTES) {
-		out = (void *)ring[ring_head].addr;
+	__race_shadow_reset(b->addr, b->size);
+	__real_free((void *)b->addr);
+}
+
+static void quarantine(const struct race_block *b)
+{
+	size_t cap = live_bytes / QUARANTINE_SHARE;
+	if (cap < QUARANTINE_MIN) cap = QUARANTINE_MIN;
+	if (b->size > cap) {
+		release(b);
+		return;
+	}
+	while (ring_n == QUARANTINE_BLOCKS || (ring_n && ring_bytes + b->size > cap)) {
+		release(&ring[ring_head]);
 		ring_bytes -= ring[ring_head].size;
 		ring_head = (ring_head + 1) % QUARANTINE_BLOCKS;
 		ring_n--;
 	}
+	__race_shadow_freed(b->addr, b->size, b->freed_by - 1, b->free_node);
 	ring[(ring_head + ring_n) % QUARANTINE_BLOCKS] = *b;
 	ring_n++;
 	ring_bytes += b->size;
-	return out;
 }
+
+static const struct race_block *freeing;   /* the block whose free is being checked */
 
 hidden int __race_block_find(uintptr_t a, struct race_block *out)
 {
 	size_t i;
+	if (freeing && a >= freeing->addr && a - freeing->addr < freeing->size) {
+		*out = *freeing;
+		return 1;
+	}
 	for (i = 0; i < live_cap; i++)
 		if (live[i].addr > 1 && a >= live[i].addr && a - live[i].addr < live[i].size) {
 			*out = live[i];
@@ -119,7 +150,7 @@ hidden int __race_block_find(uintptr_t a, struct race_block *out)
 
 /* ---- the wrappers */
 
-static void *born(void *p, size_t n, const void *ret)
+static void *born(void *p, size_t n, const void *fn, const void *ret)
 {
 	struct race_thread *me;
 	struct race_block b;
@@ -131,94 +162,113 @@ static void *born(void *p, size_t n, const void *ret)
 	b.addr = (uintptr_t)p;
 	b.size = n;
 	b.tid = me->tid;
-	b.node = __race_top_node(me);
-	b.pc = __race_pc(ret);
+	__race_entry(me, fn, ret, &b.node, &b.pc);
 	live_put(&b);
 	race_leave();
 	return p;
 }
 
-/* The free's write of the block, by the freeing thread.  Returns what to
- * give back to the allocator now (0: nothing yet). */
-static void *died(void *p, const void *ret)
+static struct race_block *quarantined(uintptr_t a)
+{
+	unsigned i;
+	for (i = 0; i < ring_n; i++)
+		if (ring[(ring_head + i) % QUARANTINE_BLOCKS].addr == a)
+			return &ring[(ring_head + i) % QUARANTINE_BLOCKS];
+	return 0;
+}
+
+/* The free (by fn, called from ret): its write of the block, then the
+ * quarantine.  A second free of a block in the quarantine is a write to
+ * freed memory, reported as such; the block stays where it is. */
+static void died(void *p, const void *fn, const void *ret)
 {
 	struct race_thread *me;
-	struct race_block b;
-	void *out = p;
+	struct race_block b, *q;
+	uint32_t pc;
 	race_enter();
-	if (live_take((uintptr_t)p, &b)) {
-		me = race_self();
-		b.freed_by = me->tid + 1;
-		b.free_node = __race_node(__race_top_node(me), __race_pc(ret));
-		b.free_pc = RACE_PC_FREE;
-		__race_range(me, b.addr, b.size, 1, b.free_node, b.free_pc);
-		out = quarantine(&b);
+	me = race_self();
+	if (!live_take((uintptr_t)p, &b)) {
+		if ((q = quarantined((uintptr_t)p))) {
+			__race_entry(me, fn, ret, &b.free_node, &pc);
+			__race_check_free(me, q->addr, q->size, b.free_node, pc);
+			race_leave();
+			return;
+		}
+		race_leave();
+		__real_free(p);   /* not a block of ours (allocated before the detector) */
+		return;
 	}
+	b.freed_by = me->tid + 1;
+	__race_entry(me, fn, ret, &b.free_node, &pc);
+	freeing = &b;
+	if (!me->ign[1]) __race_check_free(me, b.addr, b.size, b.free_node, pc);
+	freeing = 0;
+	__race_sync_forget_range(b.addr, b.size);
+	quarantine(&b);
 	race_leave();
-	return out;
 }
 
 void *__wrap_malloc(size_t n)
 {
-	return born(__real_malloc(n), n, __builtin_return_address(0));
+	return born(__real_malloc(n), n, (const void *)__real_malloc, __builtin_return_address(0));
 }
 
 void *__wrap_aligned_alloc(size_t al, size_t n)
 {
-	return born(__real_aligned_alloc(al, n), n, __builtin_return_address(0));
+	return born(__real_aligned_alloc(al, n), n, (const void *)__real_aligned_alloc,
+	            __builtin_return_address(0));
 }
 
 /* These reach malloc or aligned_alloc inside the libc, where the caller's
  * pc is lost: wrapped too, they record the block again with it. */
-void *__real_calloc(size_t, size_t);
 void *__wrap_calloc(size_t m, size_t n)
 {
-	return born(__real_calloc(m, n), m * n, __builtin_return_address(0));
+	return born(__real_calloc(m, n), m * n, (const void *)__real_calloc,
+	            __builtin_return_address(0));
 }
 
-void *__real_memalign(size_t, size_t);
 void *__wrap_memalign(size_t al, size_t n)
 {
-	return born(__real_memalign(al, n), n, __builtin_return_address(0));
+	return born(__real_memalign(al, n), n, (const void *)__real_memalign,
+	            __builtin_return_address(0));
 }
 
-int __real_posix_memalign(void **, size_t, size_t);
 int __wrap_posix_memalign(void **p, size_t al, size_t n)
 {
 	int err = __real_posix_memalign(p, al, n);
-	if (!err) born(*p, n, __builtin_return_address(0));
+	if (!err) born(*p, n, (const void *)__real_posix_memalign, __builtin_return_address(0));
 	return err;
 }
 
 void __wrap_free(void *p)
 {
-	if (p && (p = died(p, __builtin_return_address(0)))) __real_free(p);
+	if (p) died(p, (const void *)__real_free, __builtin_return_address(0));
 }
 
-/* realloc: a free of the old block and a new one, whose contents were
- * read from the old. */
+/* realloc: a read of the old block, a new block with its contents, and
+ * the free of the old one. */
 void *__wrap_realloc(void *p, size_t n)
 {
-	const void *ret = __builtin_return_address(0);
+	const void *ret = __builtin_return_address(0), *fn = (const void *)__real_realloc;
 	struct race_block b;
 	void *q;
 	int known;
-	if (!p) return born(__real_realloc(0, n), n, ret);
+	if (!p) return born(__real_malloc(n), n, fn, ret);
 	race_enter();
 	known = live_take((uintptr_t)p, &b);
 	if (known) {
 		struct race_thread *me = race_self();
-		__race_range(me, b.addr, b.size < n ? b.size : n, 0, __race_top_node(me), __race_pc(ret));
+		uint32_t node, pc;
+		__race_entry(me, fn, ret, &node, &pc);
+		if (!me->ign[0]) __race_access(me, b.addr, b.size < n ? b.size : n, 0, 0, node, pc);
+		live_put(&b);
 	}
 	race_leave();
-	q = __real_realloc(p, n);
-	if (!q) {
-		if (known && n) {
-			race_enter();
-			live_put(&b);
-			race_leave();
-		}
-		return q;
-	}
-	return born(q, n, ret);
+	if (!known) return born(__real_realloc(p, n), n, fn, ret);
+	q = __real_malloc(n);
+	if (!q) return q;
+	memcpy(q, p, b.size < n ? b.size : n);
+	born(q, n, fn, ret);
+	died(p, fn, ret);
+	return q;
 }

@@ -9,9 +9,8 @@
  * exists each goes straight to the kernel.  Afterwards a pending cancel
  * is acted on at entry, and the call goes to the blocking-I/O engine
  * (src/sysio/, docs/io.md), which makes one that could block park only
- * the calling thread.  A call that fails with EFAULT because an argument
- * points into the stack of a parked copied-stack thread, unmapped while
- * it is parked, is made again once that stack is loaded.
+ * the calling thread (green_sys_loaded: an argument in a parked
+ * copied-stack thread's stack is loaded).
  *
  * Inside posix_spawn's vfork child musl 1.2.3 makes one call through
  * this entry before exec, close() of its pipe's read end: it goes
@@ -21,18 +20,12 @@
  */
 #include "base/gthread.h"
 #include "sched/gsched.h"
-#include "stack/gstack.h"
-#include "../sysio/sysio.h"
+#include "green-sys.h"
 
 long (__syscall_cp)(syscall_arg_t nr, syscall_arg_t u, syscall_arg_t v, syscall_arg_t w,
                     syscall_arg_t x, syscall_arg_t y, syscall_arg_t z)
 {
 	if (!green_active() || green_vfork_child()) return __syscall(nr, u, v, w, x, y, z);
 	__green_cancel_point();
-	for (int i = 0;; i++) {
-		long r = __green_sys(nr, u, v, w, x, y, z, 1), a[6] = { u, v, w, x, y, z };
-		/* EFAULT: an argument in a parked copied thread's unmapped
-		 * stack is loaded, and the call made again (copied.c) */
-		if (r != -EFAULT || i == 3 || !__green_copied_touch(a, 6)) return r;
-	}
+	return green_sys_loaded(nr, (long[6]){ u, v, w, x, y, z }, 1);
 }

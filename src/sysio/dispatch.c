@@ -53,6 +53,23 @@ static long socket_io(long nr, long fd, long buf, long len, int ev, int cp)
 	                       ev, BY_FLAGS, 3, cp);
 }
 
+/* nanosleep and clock_nanosleep: a struct timespec each way, or two
+ * longs (legacy) on a 32-bit CPU whose time_t outgrew long */
+static long sleep_call(clockid_t clk, int flags, long req, long rem, int legacy)
+{
+	struct timespec in, out;
+	long r;
+
+	if (!legacy || sizeof(time_t) == sizeof(long))
+		return -__clock_nanosleep(clk, flags, (void *)req, (void *)rem);
+	r = -__clock_nanosleep(clk, flags, legacy_ts(req, &in), rem ? &out : 0);
+	if (r == -EINTR && rem) {
+		((long *)rem)[0] = out.tv_sec;
+		((long *)rem)[1] = out.tv_nsec;
+	}
+	return r;
+}
+
 hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z, int cp)
 {
 	long a[6] = { u, v, w, x, y, z };
@@ -92,8 +109,11 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 		return r;
 	}
 	case SYS_connect: return __sysio_connect(u, v, w, cp);
-	case SYS_nanosleep: return -__clock_nanosleep(CLOCK_REALTIME, 0, (void *)u, (void *)v);
-	case SYS_clock_nanosleep: return -__clock_nanosleep(u, v, (void *)w, (void *)x);
+	case SYS_nanosleep: return sleep_call(CLOCK_REALTIME, 0, u, v, 1);
+	case SYS_clock_nanosleep: return sleep_call(u, v, w, x, 1);
+#if defined(SYS_clock_nanosleep_time64) && SYS_clock_nanosleep_time64 != SYS_clock_nanosleep
+	case SYS_clock_nanosleep_time64: return sleep_call(u, v, w, x, 0);
+#endif
 #ifdef SYS_poll
 	case SYS_poll: return __sysio_poll((void *)u, v, ms_deadline(w), 0, _NSIG / 8, cp);
 #endif
@@ -120,6 +140,14 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 	case SYS_epoll_pwait: return __sysio_epoll(a, cp);
 #ifdef SYS_epoll_wait
 	case SYS_epoll_wait: a[4] = 0; return __sysio_epoll(a, cp);
+#endif
+#ifdef SYS_epoll_pwait2
+	case SYS_epoll_pwait2: {   /* its timeout to the millisecond, rounded up */
+		const struct timespec *ts = (const void *)x;
+		if (ts && (ts->tv_sec < 0 || (unsigned long)ts->tv_nsec >= 1000000000u)) return -EINVAL;
+		a[3] = !ts ? -1 : ts->tv_sec >= 2147483 ? 2147483647 : ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000;
+		return __sysio_epoll(a, cp);
+	}
 #endif
 	case SYS_wait4: return __sysio_wait4(u, v, w, x, cp);
 	case SYS_waitid: return __sysio_waitid(u, v, (void *)w, x, y, cp);
@@ -151,6 +179,9 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 #endif
 #ifdef SYS_semtimedop
 	case SYS_semtimedop: return __sysio_semop(u, (void *)v, w, legacy_ts(x, &tb), cp);
+#endif
+#if defined(SYS_semtimedop) && defined(SYS_semtimedop_time64) && SYS_semtimedop_time64 != SYS_semtimedop
+	case SYS_semtimedop_time64: return __sysio_semop(u, (void *)v, w, (void *)x, cp);
 #endif
 	case SYS_close: {
 		long r;

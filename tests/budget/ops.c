@@ -22,8 +22,17 @@
  *   create      pthread_create + pthread_join of a thread that returns
  *   pingpong    a round of two threads handing a turn over by a
  *               condition variable (2 signals, 2 waits, 2 switches)
+ *   futex       a raw futex lock + unlock, uncontended (a lock as
+ *               futex(2)'s users write it: one compare-and-swap each way)
+ *   futexpp     pingpong with that lock and a raw futex word for the
+ *               condition: 2 FUTEX_WAKEs, 2 FUTEX_WAITs, 2 switches
+ * The futex operations make their system calls with syscall(), as
+ * libraries with synchronisation of their own do (docs/kernel.md).
  */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <sched.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -66,6 +75,49 @@ static void *player(void *odd)
 		pthread_cond_signal(&c);
 	}
 	pthread_mutex_unlock(&m);
+	return odd;
+}
+
+/* ---- the raw futex lock (0 free, 1 held, 2 held with waiters) and a
+ * condition word, private to the process */
+#define FUTEX_WAIT_PRIVATE 128
+#define FUTEX_WAKE_PRIVATE 129
+static atomic_int fm, fc;
+
+static void flock(atomic_int *w)
+{
+	int v = 0;
+	if (atomic_compare_exchange_strong(w, &v, 1)) return;
+	if (v != 2) v = atomic_exchange(w, 2);
+	while (v) {
+		syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, 2, 0);
+		v = atomic_exchange(w, 2);
+	}
+}
+
+static void funlock(atomic_int *w)
+{
+	if (atomic_fetch_sub(w, 1) != 1) {
+		atomic_store(w, 0);
+		syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1);
+	}
+}
+
+static void *fplayer(void *odd)
+{
+	flock(&fm);
+	for (long i = 0; i < n; i++) {
+		while ((turn & 1) != (odd != 0)) {
+			int seq = fc;
+			funlock(&fm);
+			syscall(SYS_futex, &fc, FUTEX_WAIT_PRIVATE, seq, 0);
+			flock(&fm);
+		}
+		turn++;
+		fc++;
+		syscall(SYS_futex, &fc, FUTEX_WAKE_PRIVATE, 1);
+	}
+	funlock(&fm);
 	return odd;
 }
 
@@ -125,6 +177,13 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(op, "pingpong")) {
 		if (pair(player)) return 1;
+	} else if (!strcmp(op, "futex")) {
+		for (long i = 0; i < n; i++) {
+			flock(&fm);
+			funlock(&fm);
+		}
+	} else if (!strcmp(op, "futexpp")) {
+		if (pair(fplayer)) return 1;
 	} else {
 		fprintf(stderr, "ops: no operation '%s'\n", op);
 		return 2;

@@ -62,6 +62,7 @@ enum gwait {
 	GW_RETRY,       /* polled at growing intervals: locks, queues (io.c) */
 	GW_AIO,         /* an asynchronous I/O request to complete (aio.c) */
 	GW_EXIT,        /* the process's end: another thread runs exit() (procexit.c) */
+	GW_FUTEX,       /* a word of the program's own, by syscall(SYS_futex) (kfutex.c) */
 };
 
 /*
@@ -101,10 +102,11 @@ struct green_io_node {
 enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
 
 #define GREEN_MAGIC 0x6772656eu /* "gren" */
-/* A thread's id (its tid: the owner id of the libc's locks), from
- * GREEN_TID_FIRST up, wrapping before GREEN_TID_LAST: 2^22 is
- * PID_MAX_LIMIT on 64-bit Linux, so no process or kernel thread on the
- * machine has such an id. */
+/* A thread's id (its tid: gettid()'s, and the owner id of the libc's
+ * locks; tid.c), from GREEN_TID_FIRST up, wrapping before GREEN_TID_LAST
+ * (which keeps its CPU clock id in range): 2^22 is PID_MAX_LIMIT on
+ * 64-bit Linux, so no process or kernel thread on the machine has such
+ * an id.  The initial thread's is its kernel tid, the pid. */
 #define GREEN_TID_FIRST 0x400000
 #define GREEN_TID_LAST 0x3ffffff0
 
@@ -125,17 +127,21 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *   the registry (registry.c), inside a section: reg_at, as the thread
  *       enters and as a removal moves it
  *   the switch (switch.c, copied.c, arch), on the outgoing/incoming
- *   thread: sp, np, tid, errno_val and locale (shared-TCB binding),
+ *   thread: sp, np, tid, errno_val and locale (shared-TCB binding), dtv
+ *       (shared-TCB binding after a dlopen that added TLS: dtv.c),
  *       save, save_len, save_cap, started, cpu_ns (cputime.c)
  *   the thread itself, RUNNING: wait, wait_obj, wait_aux, waddr,
- *       deadline (as it starts a wait, sched.c, futex.c, cond.c),
+ *       wbits, deadline (as it starts a wait, sched.c, futex.c,
+ *       kfutex.c, cond.c),
  *       cancel_disable, cancel_async, canceling (GREEN_CP_WAIT), cleanup,
  *       tsd, tsd_used, mheld, sigwait_set, kcrit, result (at exit),
  *       sigmask (pthread_sigmask, and around its handlers)
  *   a waker (any running thread, the tick, the catcher), while the
  *   thread is BLOCKED: state, wake, wait and wait_obj (cleared),
- *       q and its links, heap_idx (timer.c); for a hand-over also what
- *       it hands: rdlocks (rwlock.c), sigwait_got, sigwait_si, intr_at
+ *       q and its links, heap_idx (timer.c); a requeue moves waddr
+ *       and wait_obj to the other word (futex.c); for a hand-over
+ *       also what it hands: rdlocks (rwlock.c), sigwait_got,
+ *       sigwait_si, intr_at
  *   the scheduler, in any state: state, q, q_next, q_prev (run queue),
  *       computing (the tick as it preempts the thread; a wake clears it)
  *   any thread, in any state: cancel_pending (pthread_cancel), name,
@@ -145,6 +151,8 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *       the catcher; the thread takes them off), xprio (explore.c)
  *   exit and reaping (create.c, switch.c): all_next, all_prev,
  *       reap_next, magic (cleared when the descriptor is freed)
+ *   a dlopen that adds TLS (dtv.c, in its section, with no thread being
+ *       created): dtv of every other thread, while threads share a TCB
  *   run_handler (deliver.c) saves and restores wake, canceling and
  *       wait_aux around a handler, which may wait itself.
  */
@@ -187,7 +195,7 @@ struct green_thread {
 	 * its values live here (switch.h, the seam).  With TCBs of their own
 	 * only tid is used.  tid and errno_val are side by side, as in musl's
 	 * TCB, so that the pair moves as one (the seam). */
-	int tid;                       /* owner id for FILE locks (>= GREEN_TID_FIRST) */
+	int tid;                       /* gettid(), the FILE-lock owner id (tid.c) */
 	int errno_val;
 	locale_t locale;
 	/* The libc's other per-thread state (green_libc_local), zero in a
@@ -195,6 +203,7 @@ struct green_thread {
 	struct green_libc_local libc;
 
 	enum gwait wait;               /* valid while BLOCKED */
+	unsigned wbits;                /* an address wait's FUTEX_WAIT_BITSET bits (kfutex.c), 0: any wake */
 	const void *wait_obj;
 	void *wait_aux;                /* cond wait: the mutex to re-acquire */
 	int wake;                      /* why the last wait ended: 0, ETIMEDOUT, EINTR, ECANCELED */
@@ -254,6 +263,17 @@ struct green_thread {
 	struct green_sigl sigq;        /* their instances, oldest first (sigqueue.c) */
 	uint64_t intr_at;              /* when a signal last interrupted its wait (ns) */
 	uint64_t sigwait_set;          /* in sigwait/sigtimedwait for these */
+
+#ifdef GREEN_SHARED
+	/* The TLS of objects loaded at run time (dtv.c; green's libc.so
+	 * only): while threads share one TCB and a loaded object has TLS,
+	 * the thread's own DTV, which the switch installs in the TCB
+	 * (GREEN_SWITCH_DTV) and saves as it leaves; and the memory of its
+	 * DTV and TLS blocks when they are its own (the creator's), freed
+	 * with the descriptor (separate.c). */
+	uintptr_t *dtv;
+	void *dyn_tls;
+#endif
 
 	/*
 	 * Not zeroed at creation (GREEN_THREAD_ZEROED, below): from here on

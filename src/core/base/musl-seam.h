@@ -113,6 +113,31 @@ static inline size_t green_tls_bytes(int *err)
 #define green_tp_of(tcb) ((void *)TP_ADJ((struct pthread *)(tcb)))
 hidden void *green_tcb_make(void *mem, struct green_thread *t, void *creator);
 
+#ifdef GREEN_SHARED
+/* The TLS of objects loaded at run time (stack/dtv.c), green's libc.so
+ * only.  musl numbers the modules with TLS 1, 2, ... in the order of
+ * libc.tls_head; a thread's DTV holds their count, then the address of
+ * each module's block for the thread.
+ *   green_tls_modules()        how many modules have TLS now
+ *   green_tcb_dtv(tcb)         where a TCB keeps its DTV
+ *   green_dtv_bytes(old_cnt)   the memory of a DTV of every module and
+ *                              of the blocks of those after the first
+ *                              old_cnt
+ *   green_dtv_fill(mem, old)   that DTV and those blocks, laid out in
+ *                              zeroed mem; old's blocks kept (0: none)
+ *   green_tcb_dtv_move(from, to)  the shared TCB's DTV bound shallowly:
+ *                              saved in from, loaded from to (switch.c) */
+#define green_tls_modules() (libc.tls_cnt)
+#define green_tcb_dtv(tcb) (&((struct pthread *)(tcb))->dtv)
+hidden size_t green_dtv_bytes(size_t old_cnt);
+hidden uintptr_t *green_dtv_fill(void *mem, const uintptr_t *old);
+#define green_tcb_dtv_move(from, to) do { \
+	struct pthread *tcb_ = __green_tcb; \
+	(from)->dtv = tcb_->dtv; \
+	tcb_->dtv = (to)->dtv; \
+} while (0)
+#endif
+
 /* need_locks again: a fork child may have dropped back to 0 */
 #define green_libc_new_thread(t) ((t)->locale = &libc.global_locale, libc.need_locks = 1)
 #define green_self_tid() (__pthread_self()->tid)

@@ -66,31 +66,39 @@ hidden void *green_tcb_make(void *mem, struct green_thread *t, void *creator)
 	return td;
 }
 
-/* The child's kernel thread has a new tid: the caller keeps its
- * FILE-lock owner id (locks it holds stay its own). */
-/* A FILE lock held, at the fork, by a thread the child does not have
- * (one preempted in the middle of a printf, say) would never be released:
- * the child's first use of that FILE, or exit's flush of every FILE,
- * would wait for good.  Free it, as glibc's fork does; what the owner had
- * half-written stays in the buffer.  The caller's own locks stay held. */
-static void file_lock_orphaned(FILE *f, int tid)
+/* A FILE lock at a fork.  One the caller holds stays held, by the
+ * caller's id in the child (was, now).  One held by a thread the child
+ * does not have (one preempted in the middle of a printf, say) would
+ * never be released: the child's first use of that FILE, or exit's
+ * flush of every FILE, would wait for good.  Free it, as glibc's fork
+ * does; what the owner had half-written stays in the buffer. */
+static void file_lock_forked(FILE *f, int was, int now)
 {
-	if (!f || f->lock <= 0 || (f->lock & ~MAYBE_WAITERS) == tid) return;
+	if (!f || f->lock <= 0) return;
+	if ((f->lock & ~MAYBE_WAITERS) == was) {
+		f->lock = now | (f->lock & MAYBE_WAITERS);
+		return;
+	}
 	f->lock = 0;
 	f->lockcount = 0;
 	f->prev_locked = f->next_locked = 0;
 }
 
+/* The child's kernel thread has a new tid, which musl's _Fork has put in
+ * the TCB: the caller, the child's one thread, takes it for its id, as
+ * the one thread of a new process has its pid for id on Linux
+ * (gettid() == getpid()).  The FILE locks it holds follow its id. */
 hidden void green_libc_fork_child(struct green_thread *self)
 {
+	int was = self->tid;
 	FILE *f;
 
-	__pthread_self()->tid = self->tid;
-	for (f = *__ofl_lock(); f; f = f->next) file_lock_orphaned(f, self->tid);
+	self->tid = __pthread_self()->tid;
+	for (f = *__ofl_lock(); f; f = f->next) file_lock_forked(f, was, self->tid);
 	__ofl_unlock();
-	file_lock_orphaned(__stdin_used, self->tid);
-	file_lock_orphaned(__stdout_used, self->tid);
-	file_lock_orphaned(__stderr_used, self->tid);
+	file_lock_forked(__stdin_used, was, self->tid);
+	file_lock_forked(__stdout_used, was, self->tid);
+	file_lock_forked(__stderr_used, was, self->tid);
 }
 
 /* musl's pthread_cleanup_push/pop macros land here. */
@@ -113,6 +121,44 @@ hidden void green_cleanup_run(struct green_thread *self)
 	self->cleanup = cb->__next;
 	cb->__f(cb->__x);
 }
+
+#ifdef GREEN_SHARED
+/* A DTV of every module with TLS, and a block for each module after
+ * the first old_cnt: its .tdata copied, its .tbss left zero, placed as
+ * musl's dlopen places a module's block for each of its threads
+ * (install_new_tls: congruent to the module's image modulo its
+ * alignment, within size + align bytes). */
+hidden size_t green_dtv_bytes(size_t old_cnt)
+{
+	struct tls_module *p;
+	size_t i, n = (libc.tls_cnt + 1) * sizeof(uintptr_t);
+
+	for (i = 1, p = libc.tls_head; p; i++, p = p->next)
+		if (i > old_cnt) n += p->size + p->align;
+	return n;
+}
+
+hidden uintptr_t *green_dtv_fill(void *mem, const uintptr_t *old)
+{
+	uintptr_t *dtv = mem;
+	unsigned char *at = (unsigned char *)(dtv + libc.tls_cnt + 1), *b;
+	size_t i, old_cnt = old ? old[0] : 0;
+	struct tls_module *p;
+
+	for (i = 1, p = libc.tls_head; p; i++, p = p->next) {
+		if (i <= old_cnt) {
+			dtv[i] = old[i];
+			continue;
+		}
+		b = at + (((uintptr_t)p->image - (uintptr_t)at) & (p->align - 1));
+		__builtin_memcpy(b, p->image, p->len);   /* (no <string.h> for this alone) */
+		dtv[i] = (uintptr_t)b + DTP_OFFSET;
+		at += p->size + p->align;
+	}
+	dtv[0] = libc.tls_cnt;
+	return dtv;
+}
+#endif
 
 /* Threads are never migrated between kernel threads; nothing to sync. */
 hidden void __tl_lock(void) { }

@@ -56,6 +56,7 @@ hidden const char *__green_wait_name(enum gwait w)
 	case GW_RETRY: return "polled lock or queue";
 	case GW_AIO: return "asynchronous I/O";
 	case GW_EXIT: return "the exit another thread runs";
+	case GW_FUTEX: return "futex word";
 	default: return "nothing";
 	}
 }

@@ -63,6 +63,9 @@
  *   GREEN_SWITCH_CHECK  GREEN_DEBUG asks for the invariant checks at
  *              every switch (check.h).  Set: create.c, at start-up.
  *              Also held by: __green_config.debug, the setting itself.
+ *   GREEN_SWITCH_DTV  threads share one TCB and an object loaded at run
+ *              time has TLS: the switch binds the TCB's DTV shallowly
+ *              too.  Set: dtv.c (green's libc.so only).
  *
  * __green_xmode     not packed: GREEN_SCHED's mode (GREEN_SCHED_RANDOM,
  *                   _PCT; 0 off), the fact the two EXPLORE copies above
@@ -112,7 +115,7 @@ enum {
 
 extern hidden int __green_xmode;                              /* explore.c */
 
-enum { GREEN_SWITCH_TP = 1, GREEN_SWITCH_CPU = 2, GREEN_SWITCH_CHECK = 4 };
+enum { GREEN_SWITCH_TP = 1, GREEN_SWITCH_CPU = 2, GREEN_SWITCH_CHECK = 4, GREEN_SWITCH_DTV = 8 };
 extern hidden unsigned char __green_switch_kind;             /* switch.c */
 
 #endif

@@ -29,9 +29,10 @@
  *                        links the scheduler (no thread was ever created)
  *
  * The table ends with a null name.  It is linked into every program
- * green-cc links, through the reference in lib/green/green-gdb.o, the
- * object that also carries the .debug_gdb_scripts entry naming the
- * extension (gdb/include.am).
+ * green-cc links statically, through the reference in
+ * lib/green/green-gdb.o, the object that also carries the
+ * .debug_gdb_scripts entry naming the extension (gdb/include.am); a
+ * dynamically linked program finds it in green's libc.so.
  */
 #include <stddef.h>
 #include "base/gthread.h"
@@ -65,7 +66,14 @@ _Static_assert(GREEN_ARCH_FRAME_SP == GREEN_ARCH_FRAME_BYTES,
                "arch.h: the saved frame is GREEN_ARCH_FRAME_BYTES long");
 #endif
 
-hidden const struct green_debug_entry __green_debug[] __attribute__((used)) = {
+/* (in green's libc.so nothing refers to it, and the link's
+ * --gc-sections, musl's flag, would drop it: retained) */
+#ifdef GREEN_SHARED
+#define GREEN_DEBUG_KEEP __attribute__((used, retain))
+#else
+#define GREEN_DEBUG_KEEP __attribute__((used))
+#endif
+hidden const struct green_debug_entry __green_debug[] GREEN_DEBUG_KEEP = {
 	VALUE("version", 1)
 	VALUE("magic", GREEN_MAGIC)
 	VALUE("thread.size", sizeof (struct green_thread))

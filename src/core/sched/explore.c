@@ -378,12 +378,13 @@ hidden void __green_explore_report(void)
 	const struct green_config *c = &__green_config;
 	if (!__green_xmode || reported) return;
 	reported = 1;
+	/* green-explore finds this format in a program: is it green? */
 	__green_say("green: GREEN_SCHED=%s steps=%llu hash=%016llx\n", c->sched_text,
 	            (unsigned long long)steps, (unsigned long long)hash);
 }
 
 /* The schedule so far (steps and hash), for a report made before exit:
- * the race detector's (src/race/report.c). */
+ * the race detector's (src/race/print.c). */
 hidden void __green_explore_where(uint64_t *s, uint64_t *h)
 {
 	*s = steps;

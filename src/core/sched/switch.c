@@ -17,11 +17,13 @@ _Static_assert(offsetof(struct green_thread, sigpend) + sizeof(uint64_t) <= 64,
                "the fields a switch reads fit in the descriptor's first cache line");
 
 hidden struct green_thread *__green_reap_list;
-hidden unsigned char __green_switch_kind;   /* GREEN_SWITCH_TP set by tls.c, _CPU by cputime.c */
+hidden unsigned char __green_switch_kind;   /* GREEN_SWITCH_TP set by tls.c, _CPU by cputime.c, _DTV by dtv.c */
 
 /* green_switch's first step when the switch's kind asks for more than
  * the thread pointer or the bound fields: GREEN_DEBUG's invariant checks
- * (invariants.c), the CPU-time charge, then either as usual */
+ * (invariants.c), the CPU-time charge, then either as usual, and (green's
+ * libc.so) the shared TCB's DTV bound too once a loaded object's TLS
+ * makes it per thread (stack/dtv.c) */
 hidden void __green_switch_charged(struct green_thread *from, struct green_thread *to)
 {
 	if (__green_switch_kind & GREEN_SWITCH_CHECK) __green_check_switch(from, to);
@@ -31,6 +33,9 @@ hidden void __green_switch_charged(struct green_thread *from, struct green_threa
 	} else {
 		green_tls_save(from);
 		green_tls_load(to);
+#ifdef GREEN_SHARED
+		if (__green_switch_kind & GREEN_SWITCH_DTV) green_tcb_dtv_move(from, to);
+#endif
 	}
 }
 

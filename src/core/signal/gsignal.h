@@ -128,6 +128,7 @@ hidden int __green_sigmask(int, const sigset_t *, sigset_t *);
 hidden int __green_sigpending(sigset_t *);
 hidden int __green_sigtimedwait(const sigset_t *, siginfo_t *, const struct timespec *);
 hidden int __green_sigsuspend(const sigset_t *);
+hidden int __green_thread_signal(struct green_thread *, int s, const siginfo_t *);   /* pthread_kill's, and tid.c's */
 
 /* tick.c: the program's interval timers, virtual once threads exist
  * (src/members/getitimer.c, setitimer.c, execve.c) */

@@ -148,24 +148,39 @@ hidden int __green_sigsuspend(const sigset_t *mask)
 int pthread_kill(pthread_t p, int s)
 {
 	struct green_thread *t = __green_lookup(p);
-	siginfo_t si;
-	int r = 0;
 
 	if ((unsigned)s >= NSIG_V || (s && (BIT(s) & GREEN_LIBC_SIGS))) return EINVAL;
 	if (!t) return ESRCH;
 	/* a thread that has exited but was not joined keeps its ID (POSIX:
 	 * its lifetime ends at the join); the signal is discarded, as glibc does */
 	if (t->state == GS_EXITED) return t->detached ? ESRCH : 0;
+	return __green_thread_signal(t, s, 0);
+}
+
+/*
+ * Signal s to live thread t, with si (rt_tgsigqueueinfo, tid.c) or as
+ * pthread_kill's SI_TKILL (si 0): 0 or an errno.
+ */
+hidden int __green_thread_signal(struct green_thread *t, int s, const siginfo_t *si)
+{
+	siginfo_t tk;
+	int r = 0;
+
+	if ((unsigned)s >= NSIG_V || (s && (BIT(s) & GREEN_LIBC_SIGS))) return EINVAL;
 	if (!s) return 0;
-	if (!__green_sig_virtual) return -__syscall(SYS_tkill, __syscall(SYS_gettid), s);
+	if (!__green_sig_virtual) {
+		if (si) return -__syscall(SYS_rt_tgsigqueueinfo, __syscall(SYS_getpid), __syscall(SYS_gettid), s, si);
+		return -__syscall(SYS_tkill, __syscall(SYS_gettid), s);
+	}
 
 	GREEN_ENTER();
-	__green_sig_synth(&si, s, SI_TKILL);
+	if (!si) __green_sig_synth(&tk, s, SI_TKILL);
+	else tk = *si, tk.si_signo = s;
 	if (__green_sig_disp[s].sa_handler == SIG_IGN) {
 		/* discarded */
 	} else if (t->state == GS_BLOCKED && t->wait == GW_SIGNAL && (t->sigwait_set & BIT(s))) {
-		__green_sig_hand_over(t, s, &si);
-	} else if (!(r = __green_sigq_put(&t->sigpend, &t->sigq, &si)) &&
+		__green_sig_hand_over(t, s, &tk);
+	} else if (!(r = __green_sigq_put(&t->sigpend, &t->sigq, &tk)) &&
 	           t != __green_cur && !(t->sigmask & BIT(s))) {
 		__green_sig_interrupt(t);
 	}

@@ -58,6 +58,14 @@ static inline void green_tls_make(struct green_thread *t, void *mem, struct gree
 	}
 }
 
+#ifdef GREEN_SHARED
+/* ---- the TLS of objects loaded at run time (dtv.c; green's libc.so) */
+hidden void __green_dtv_install(void);
+hidden void __green_dtv_init(void);
+hidden int __green_dtv_new(struct green_thread *);
+hidden void __green_dtv_free(struct green_thread *);
+#endif
+
 /* ---- GREEN_DEBUG's quarantine of released memory (quarantine.c) */
 hidden int __green_quarantine(struct green_thread *, void *base, size_t len, const char *what);
 hidden int __green_quarantined(const void *addr, char *buf, size_t len);

@@ -305,6 +305,9 @@ static __attribute__((noinline)) void release(struct green_thread *t)
 hidden void __green_stack_free(struct green_thread *t)
 {
 	t->magic = 0;
+#ifdef GREEN_SHARED
+	__green_dtv_free(t);   /* a loaded object's TLS of its own (dtv.c) */
+#endif
 	/* own_stack: a mapping of ours (never a copied thread's) */
 	if (t->own_stack && !(__green_config.debug & GREEN_DEBUG_QUARANTINE) && ncached < CACHE_MAX) {
 		cache[ncached++] = (struct cached){ t->map_base, t->map_size, t->guard_size, t->vg_id };

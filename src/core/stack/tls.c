@@ -44,6 +44,9 @@
  * thread's.  The switch tells the modes apart by __green_switch_kind
  * (gthread.h), which __green_tls_init sets once: one test per switch.
  *
+ * An object loaded at run time (dlopen, green's libc.so) may bring TLS
+ * of its own: dtv.c gives each thread its instance, in both modes.
+ *
  * The glibc overlay cannot give a thread a TCB of glibc's without
  * writing into glibc's private state: there green_tls_bytes() refuses
  * a program with a TLS segment at its first pthread_create (docs/ports.md).
@@ -67,6 +70,9 @@ hidden int __green_tls_init(void)
 		__green_arch_tp_init(GREEN_ON_VALGRIND());
 		__green_switch_kind |= GREEN_SWITCH_TP;   /* every switch moves the thread pointer */
 	}
+#ifdef GREEN_SHARED
+	__green_dtv_init();   /* objects loaded from now on: dtv.c */
+#endif
 	return err;
 }
 

@@ -6,7 +6,10 @@
  * a waiter is queued in one of a fixed number of buckets chosen by the
  * address; a wake scans that bucket for threads waiting on the same
  * address.  The check of *addr and the enqueue happen inside one
- * no-preempt section, so a wake cannot slip between them.
+ * no-preempt section, so a wake cannot slip between them.  The raw
+ * futex calls of a program (kfutex.c) wait here too, and add what the
+ * kernel's futex has beyond this: a bitset per waiter (wbits) and the
+ * move of waiters from one word to another (requeue).
  */
 #include "base/gthread.h"
 #include "base/section.h"
@@ -37,7 +40,15 @@ hidden int __green_futex_wait(const volatile void *addr, int val, uint64_t deadl
 	return r;
 }
 
-hidden int __green_futex_wake(const volatile void *addr, int n)
+/* Does t's wait accept a wake for these bits (FUTEX_WAKE_BITSET)?  A
+ * wait that gave none (musl's locks, FUTEX_WAIT) accepts every wake. */
+static inline int bits_match(const struct green_thread *t, unsigned bits)
+{
+	return !t->wbits || (t->wbits & bits);
+}
+
+/* Wake up to n waiters on addr whose bits match: how many were woken. */
+hidden int __green_futex_wake_bits(const volatile void *addr, int n, unsigned bits)
 {
 	struct gq *q = bucket_of(addr);
 	struct green_thread *t, *next;
@@ -46,13 +57,60 @@ hidden int __green_futex_wake(const volatile void *addr, int n)
 	GREEN_ENTER();
 	for (t = q->head; t && n; t = next) {
 		next = t->q_next;
-		if (t->waddr != addr) continue;
+		if (t->waddr != addr || !bits_match(t, bits)) continue;
 		__green_wake(t, 0);
 		woken++;
 		n--;
 	}
 	GREEN_LEAVE();
 	return woken;
+}
+
+hidden int __green_futex_wake(const volatile void *addr, int n)
+{
+	return __green_futex_wake_bits(addr, n, ~0u);
+}
+
+/*
+ * Wake up to nwake waiters on from, then move up to nmove more to wait
+ * on to instead, still blocked, their deadlines kept (a condition
+ * variable's broadcast that wakes one and queues the rest on the mutex,
+ * FUTEX_CMP_REQUEUE): how many were woken or moved.
+ */
+hidden int __green_futex_requeue(const volatile void *from, const volatile void *to, int nwake, int nmove)
+{
+	struct gq *q = bucket_of(from), *dst = bucket_of(to);
+	struct green_thread *t, *next, *moved = 0, *last = 0;
+	int done = 0;
+
+	GREEN_ENTER();
+	for (t = q->head; t && (nwake || nmove); t = next) {
+		next = t->q_next;
+		if (t->waddr != from) continue;
+		done++;
+		if (nwake) {
+			nwake--;
+			__green_wake(t, 0);
+			continue;
+		}
+		nmove--;
+		if (from == to) continue;
+		/* off this bucket now, onto the other once the walk is over:
+		 * the two may be one bucket */
+		__gq_remove(t);
+		t->waddr = to;
+		t->wait_obj = (const void *)to;
+		t->q_next = 0;
+		if (last) last->q_next = t;
+		else moved = t;
+		last = t;
+	}
+	for (t = moved; t; t = next) {
+		next = t->q_next;
+		__gq_push(dst, t);
+	}
+	GREEN_LEAVE();
+	return done;
 }
 
 /*

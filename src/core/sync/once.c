@@ -12,7 +12,9 @@
  * exit would run it on a frame long gone.  Where this file is compiled
  * with -fexceptions (x86_64, src/include.am) the `running` record's
  * cleanup does both while an exception unwinds; cancellation, which in
- * musl does not unwind, still runs undo from the list.  The SPARC overlay
+ * musl does not unwind, still runs undo from the list.  (In green's
+ * libc.so the cleanup's personality routine and _Unwind_Resume are the
+ * program's: thread/unwinder.c.)  The SPARC overlay
  * (no green-c++) keeps glibc's cleanup macros.
  */
 #include "base/gthread.h"

@@ -89,9 +89,9 @@ hidden int __green_pshared_wait(volatile int *w, int val, uint64_t deadline,
 	return r;
 }
 
-/* Wake up to n waiters on w: this process's greenly; if fewer than n were
- * here and others may wait (another process), through the kernel. */
-hidden void __green_pshared_wake(volatile int *w, int n, int others)
+/* Wake up to n of this process's waiters on w whose bits match (a raw
+ * FUTEX_WAKE_BITSET, kfutex.c; ~0 for any): how many were woken. */
+hidden int __green_pshared_wake_bits(const volatile void *w, int n, unsigned bits)
 {
 	struct green_thread *t, *next;
 	int k = 0;
@@ -99,11 +99,19 @@ hidden void __green_pshared_wake(volatile int *w, int n, int others)
 	GREEN_ENTER();
 	for (t = __green_pshared_q.head; t && k < n; t = next) {
 		next = t->q_next;
-		if (t->waddr != w) continue;
+		if (t->waddr != w || (t->wbits && !(t->wbits & bits))) continue;
 		__green_wake(t, 0);
 		k++;
 	}
 	GREEN_LEAVE();
+	return k;
+}
+
+/* Wake up to n waiters on w: this process's greenly; if fewer than n were
+ * here and others may wait (another process), through the kernel. */
+hidden void __green_pshared_wake(volatile int *w, int n, int others)
+{
+	int k = __green_pshared_wake_bits(w, n, ~0u);
 	if (others && k < n) __syscall(SYS_futex, w, PS_FUTEX_WAKE, n - k);
 }
 
@@ -112,14 +120,17 @@ hidden int __green_pshared_waiting(void)
 	return !gq_empty(&__green_pshared_q);
 }
 
-/* Inside GREEN_ENTER: wake the waiters whose word changed. */
-static void wake_changed(void)
+/* Inside GREEN_ENTER: wake the waiters whose word changed, and those on
+ * the word the kernel woke (woken, or 0), whose waker may not have
+ * changed it. */
+static void wake_changed(const volatile void *woken)
 {
 	struct green_thread *t, *next;
 
 	for (t = __green_pshared_q.head; t; t = next) {
 		next = t->q_next;
-		if (*(const volatile int *)t->waddr != (int)(intptr_t)t->wait_aux) __green_wake(t, 0);
+		if (t->waddr == woken || *(const volatile int *)t->waddr != (int)(intptr_t)t->wait_aux)
+			__green_wake(t, 0);
 	}
 }
 
@@ -133,6 +144,7 @@ hidden int __green_pshared_idle(uint64_t deadline, const uint64_t *mask)
 {
 	struct ps_waitv v[PS_MAX];
 	struct green_thread *t;
+	const void *woken = 0;   /* the word futex_waitv says was woken */
 	struct timespec ts;
 	long long kts[2];
 	uint64_t all = -1;
@@ -162,8 +174,9 @@ hidden int __green_pshared_idle(uint64_t deadline, const uint64_t *mask)
 		if (mask)
 			__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, 0, _NSIG / 8);
 		if (r == -ENOSYS) no_waitv = 1;
+		if (r >= 0 && (unsigned)r < n) woken = (const void *)(uintptr_t)v[r].uaddr;
 	}
-	wake_changed();
+	wake_changed(woken);
 	GREEN_LEAVE();
 	return r == -EINTR ? r : 0;
 }

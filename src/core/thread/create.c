@@ -3,7 +3,7 @@
  *
  * Start-up.  Nothing happens until the program creates its second
  * thread: a program that never does pays nothing (no timer, no handler,
- * no system call).  The crt0 hook (__green_start_main, reached from crt/crt1.c
+ * no system call).  The crt0 hook (__green_start, reached from crt/entry.h
  * through a weak reference, so only when this module is linked) runs
  * after musl has set up TLS and the constructors have run; it only reads
  * the environment.  The first pthread_create — possibly from a
@@ -45,7 +45,6 @@ static int (*const keep_atfork)(void (*)(void), void (*)(void), void (*)(void))
 static int refused;               /* the libc seam cannot run threads here */
 static int unwinds;               /* the program can unwind C++ frames (unwind.c) */
 static unsigned next_id = 1;
-static int next_tid = GREEN_TID_FIRST;
 
 static void all_add(struct green_thread *t)
 {
@@ -87,12 +86,11 @@ hidden void __green_init(void)
 	__green_started = 1;
 }
 
-/* The crt0 hook: the program's main runs from here. */
-int __green_start_main(int argc, char **argv, char **envp)
+/* The crt0 hook (crt/entry.h), called before main.  Not hidden: in a
+ * dynamic link the program's start-up object finds it in libc.so. */
+void __green_start(void)
 {
-	extern int main();
 	__green_config_load();
-	return main(argc, argv, envp);
 }
 
 /*
@@ -152,8 +150,8 @@ hidden void __green_thread_frame(struct green_thread *t, void *top)
 	t->sp = __green_arch_make(top, __green_thread_start, t);
 }
 
-int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict attrp,
-                     void *(*fn)(void *), void *restrict arg)
+static inline __attribute__((always_inline)) int create(pthread_t *restrict res,
+	const pthread_attr_t *restrict attrp, void *(*fn)(void *), void *restrict arg)
 {
 	struct green_thread *t, *self;
 	struct green_attr attr = { 0 };
@@ -207,9 +205,16 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	t->stack_asked = size;
 	t->magic = GREEN_MAGIC;
 	t->id = ++next_id;
-	t->tid = next_tid;
-	next_tid = next_tid >= GREEN_TID_LAST ? GREEN_TID_FIRST : next_tid + 1;
+	t->tid = green_tid_new();
 	green_tls_make(t, t->tcb, self);
+#ifdef GREEN_SHARED
+	if ((err = __green_dtv_new(t))) {   /* a loaded object's TLS (dtv.c) */
+		__green_registry_del(t);
+		__green_stack_free(t);
+		GREEN_LEAVE();
+		return err;
+	}
+#endif
 	__green_arch_fp_get(&t->fp);   /* POSIX: the creator's floating-point environment */
 	t->start = fn;
 	t->arg = arg;
@@ -239,6 +244,21 @@ int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict att
 	*res = gp(t);
 	GREEN_LEAVE();
 	return 0;
+}
+
+int __pthread_create(pthread_t *restrict res, const pthread_attr_t *restrict attrp,
+                     void *(*fn)(void *), void *restrict arg)
+{
+#ifdef GREEN_SHARED
+	/* not while a dlopen lays out TLS (stack/dtv.c), as in musl */
+	int err;
+	__acquire_ptc();
+	err = create(res, attrp, fn, arg);
+	__release_ptc();
+	return err;
+#else
+	return create(res, attrp, fn, arg);
+#endif
 }
 
 /* The rest of the exit: the cleanup handlers not yet run, the

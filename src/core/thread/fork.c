@@ -41,6 +41,7 @@ hidden void __green_fork_child(void)
 	__green_runq_reset();
 	__green_timers_reset();
 	__green_futex_reset();
+	__green_futex_waitv_reset();
 	__green_io_reset();
 	__green_pshared_reset();
 	__green_reap_reset();

@@ -40,6 +40,24 @@ hidden int __green_sched_check(int policy, int prio);  /* thread_np.c: 0 or EINV
 hidden void __green_exit_begin(void);
 hidden int __green_exit_begun(void);             /* is some thread inside exit()? */
 
+/* ---- thread ids (tid.c): gettid()'s, and what an id given to a call
+ * names (1: *t, a live green thread of this process; 0: the kernel's
+ * business; -ESRCH) */
+extern hidden int __green_tid_next, __green_tid_again;
+hidden int __green_tid_new(void);
+/* inside GREEN_ENTER: a new thread's id (create.c) */
+static inline int green_tid_new(void)
+{
+	int tid = __green_tid_next;
+	if (tid >= GREEN_TID_LAST) return __green_tid_new();   /* wrapped: look */
+	__green_tid_next = tid + 1;
+	return tid;
+}
+hidden struct green_thread *__green_by_tid(pid_t); /* inside GREEN_ENTER */
+hidden int __green_tid_find(pid_t, struct green_thread **t);
+hidden long __green_tid_kernel(pid_t);             /* the id to give the kernel, or -ESRCH */
+hidden long __green_tid_signal(pid_t tgid, pid_t tid, int sig, const siginfo_t *si);   /* tgid -1: tkill */
+
 /* Off the list of all threads (__green_all): in line in pthread_join's
  * release (join.c), out of line for the reaping of detached threads. */
 static inline void green_all_remove(struct green_thread *t)

@@ -71,13 +71,16 @@ static void main_stack(void **top, size_t *size)
  * the top of the stack.  A stack the program gave (pthread_attr_setstack)
  * is its region exactly.  Green's own stacks are at least as large as
  * asked, the slack of page rounding lying below the range reported
- * (stacks.md); a copied-stack thread's range lies at the top of the
- * shared run region, which is as large or larger.
+ * (stacks.md); a copied-stack thread's range lies at the top of its
+ * slot, which is as large or larger.  The stack mode is the one the
+ * thread got (pthread_attr_getstackmode_np reads it back: separate or
+ * copied, never the default), so a program can ask how it runs.
  */
 int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
 {
 	struct green_thread *t = __green_lookup(p);
 	struct green_attr g = { 0 };
+	int r;
 
 	if (!t) return ESRCH;
 	g.detached = t->detached;
@@ -92,7 +95,11 @@ int pthread_getattr_np(pthread_t p, pthread_attr_t *a)
 		g.stacksize = t->stack_asked;
 		g.guardsize = t->guard_size;
 	}
-	return green_attr_fill(a, &g);
+	if ((r = green_attr_fill(a, &g))) return r;
+	/* PTHREAD_STACK_SEPARATE_NP or PTHREAD_STACK_COPIED_NP (create.c:
+	 * the attribute's mode less one is the thread's) */
+	green_attr_set_stackmode(a, t->stack_mode + 1);
+	return 0;
 }
 
 /* Is prio a priority of policy (Linux's ranges, green's levels)?  0 or
@@ -178,25 +185,28 @@ int pthread_setschedprio(pthread_t p, int prio)
  * Linux applies them to one thread, not the process.  Here the process
  * is one kernel thread, so they are real: the system call sets the
  * policy of the kernel thread every green thread runs on (the kernel
- * checks privilege for SCHED_FIFO and SCHED_RR).  Aimed at the process
- * itself (pid 0, or its pid, which is also every green thread's kernel
- * tid) they act for the calling thread as the call does for the calling
- * kernel thread on Linux: the setters give the caller the policy and
- * priority as pthread_setschedparam would, once the kernel has accepted
- * them, and the getters report the caller's.  Another pid is the
- * kernel's business alone.  Success is 0, as on Linux (POSIX has the
- * setters return the former policy).
+ * checks privilege for SCHED_FIFO and SCHED_RR).  As on Linux the pid
+ * names a thread: 0 the caller, a thread id (gettid(), tid.c) that
+ * thread of this process, the pid itself the initial thread.  The
+ * setters give that green thread the policy and priority as
+ * pthread_setschedparam would, once the kernel has accepted them, and
+ * the getters report its own.  An id no live thread holds is ESRCH; a
+ * thread of another process is the kernel's business alone.  Success is
+ * 0, as on Linux (POSIX has the setters return the former policy).
  */
 #ifndef SCHED_RESET_ON_FORK
 #define SCHED_RESET_ON_FORK 0x40000000
 #endif
 
-static int is_self(pid_t pid)
+/* 1 and *t the green thread pid names, 0 the kernel's, or -ESRCH */
+static int target(pid_t pid, struct green_thread **t)
 {
-	return !pid || pid == __green_pshared_pid();
+	*t = __green_cur;
+	if (!pid || (!green_active() && pid == __green_pshared_pid())) return 1;
+	return __green_tid_find(pid, t);
 }
 
-static int set_process(int policy, const struct sched_param *param)
+static int set_thread(struct green_thread *t, int policy, const struct sched_param *param)
 {
 	int r;
 	if ((r = check_param(policy & ~SCHED_RESET_ON_FORK, param)))
@@ -206,33 +216,45 @@ static int set_process(int policy, const struct sched_param *param)
 	policy &= ~SCHED_RESET_ON_FORK;
 	__green_kernel_rt = policy == SCHED_FIFO || policy == SCHED_RR;   /* sched_yield enters the kernel */
 	GREEN_ENTER();
-	set_sched(__green_cur, policy, param->sched_priority, 0);
+	set_sched(t, policy, param->sched_priority, 0);
 	GREEN_LEAVE();
 	return 0;
 }
 
 int sched_setscheduler(pid_t pid, int policy, const struct sched_param *param)
 {
-	if (!is_self(pid)) return __syscall_ret(__syscall(SYS_sched_setscheduler, pid, policy, param));
-	return set_process(policy, param);
+	struct green_thread *t;
+	int r = target(pid, &t);
+	if (r < 0) return __syscall_ret(r);
+	if (!r) return __syscall_ret(__syscall(SYS_sched_setscheduler, pid, policy, param));
+	return set_thread(t, policy, param);
 }
 
 int sched_setparam(pid_t pid, const struct sched_param *param)
 {
-	if (!is_self(pid)) return __syscall_ret(__syscall(SYS_sched_setparam, pid, param));
-	return set_process(__green_cur->policy, param);
+	struct green_thread *t;
+	int r = target(pid, &t);
+	if (r < 0) return __syscall_ret(r);
+	if (!r) return __syscall_ret(__syscall(SYS_sched_setparam, pid, param));
+	return set_thread(t, t->policy, param);
 }
 
 int sched_getscheduler(pid_t pid)
 {
-	if (!is_self(pid)) return __syscall_ret(__syscall(SYS_sched_getscheduler, pid));
-	return __green_cur->policy;
+	struct green_thread *t;
+	int r = target(pid, &t);
+	if (r < 0) return __syscall_ret(r);
+	if (!r) return __syscall_ret(__syscall(SYS_sched_getscheduler, pid));
+	return t->policy;
 }
 
 int sched_getparam(pid_t pid, struct sched_param *param)
 {
-	if (!is_self(pid)) return __syscall_ret(__syscall(SYS_sched_getparam, pid, param));
-	param->sched_priority = __green_cur->prio;
+	struct green_thread *t;
+	int r = target(pid, &t);
+	if (r < 0) return __syscall_ret(r);
+	if (!r) return __syscall_ret(__syscall(SYS_sched_getparam, pid, param));
+	param->sched_priority = t->prio;
 	return 0;
 }
 

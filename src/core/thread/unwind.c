@@ -7,7 +7,8 @@
  *
  * Only where there are C++ frames to unwind: a program that links the
  * C++ personality routine and the unwinder (green-c++ does), both named
- * weakly here, so a C program links neither and exits as before.  The
+ * weakly here, so a C program links neither and exits as before.  (In
+ * green's libc.so, the ones the program handed over: unwinder.c.)  The
  * main thread, which has no green start frame to land in, exits as
  * before too.
  *
@@ -31,9 +32,18 @@
 #include "thread/lifecycle.h"
 #include "base/report.h"
 
+#ifdef GREEN_SHARED
+/* green's libc.so: the program's unwinder, handed over (unwinder.c) */
+#include "thread/unwinder.h"
+extern hidden struct green_unwinder __green_unwinder;
+#define _Unwind_ForcedUnwind __green_unwinder.forced_unwind
+#define _Unwind_GetCFA __green_unwinder.get_cfa
+#define __gxx_personality_v0 __green_unwinder.gxx_personality
+#else
 _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *, _Unwind_Stop_Fn, void *) __attribute__((__weak__));
 _Unwind_Word _Unwind_GetCFA(struct _Unwind_Context *) __attribute__((__weak__));
 void __gxx_personality_v0(void) __attribute__((__weak__));
+#endif
 
 _Static_assert(sizeof(struct _Unwind_Exception) <= sizeof ((struct green_landing *)0)->exc, "fits");
 

@@ -1,9 +1,9 @@
 /*
- * stack.c — the stack store: call stacks kept for the report of a later
+ * callstack.c — the stack store: call stacks kept for the report of a later
  * race (docs/race.md).
  *
  * A stack is a node of a tree: node = (parent node, call-site pc), node 0
- * the empty stack.  A thread's shadow call stack (thread.c) gives each
+ * the empty stack.  A thread's shadow call stack (threads.c) gives each
  * frame its node the first time the frame accesses memory, so an access
  * record holds a whole stack in 4 bytes and storing one costs at most a
  * lookup per new frame, not a copy per access.  Nodes are never freed.

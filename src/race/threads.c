@@ -1,7 +1,7 @@
 /*
- * thread.c — threads as the race detector sees them: their records and
- * vector clocks, their shadow call stacks, and the happens-before edges of
- * creation and join (docs/race.md).
+ * threads.c — threads as the race detector sees them: their records and
+ * vector clocks, their shadow call stacks, the happens-before edges of
+ * creation and join, and the threads left unjoined at exit (docs/race.md).
  *
  * pthread_create (wrapped) gives the new thread a record whose clock is a
  * copy of the creator's, then advances the creator's epoch: all the
@@ -13,8 +13,14 @@
  * variants (wrapped) join the finished thread's clock into the joiner's:
  * a finished thread's clock no longer moves, so it need not be saved at
  * exit.  A detached thread gives no edge.  Threads that green starts
- * itself (not through pthread_create: a SIGEV_THREAD timer's) get a
- * record on their first access, with no edge from anybody.
+ * itself (not through pthread_create: AIO workers, a SIGEV_THREAD timer's
+ * notifications) get a record on their first access, with no edge from
+ * anybody.
+ *
+ * Threads are numbered as ThreadSanitizer numbers them, T0 (the main
+ * thread) upwards in the order of creation; reports give green's id too.
+ * At exit, a thread that finished but was neither joined nor detached is
+ * a thread leak (ThreadSanitizer's report, one per creation site).
  *
  * The shadow call stack: gcc calls __tsan_func_entry(caller's pc) at the
  * start of every instrumented function and __tsan_func_exit() at its end
@@ -49,8 +55,8 @@ hidden uint32_t __race_pc(const void *ret)
 static struct race_thread *new_thread(void)
 {
 	struct race_thread *r = __race_alloc(sizeof *r);
-	if (__race_nthreads >= RACE_MAX_TID) {
-		__green_say("green: race detector: more than %u threads\n", RACE_MAX_TID);
+	if (__race_nthreads > RACE_MAX_TID) {
+		__green_say("green: race detector: more than %u threads\n", RACE_MAX_TID + 1);
 		_Exit(1);
 	}
 	if (__race_nthreads == threads_cap) {
@@ -89,8 +95,12 @@ hidden void __race_init(void)
 	if (inited) return;
 	inited = 1;
 	__race_text = __executable_start ? (uintptr_t)__executable_start : 0;
+	__race_options_init();
 	bind(new_thread(), &__green_main);
 }
+
+hidden void *__race_thread_start(void *);
+static int start_c11(void *);
 
 hidden struct race_thread *__race_self_slow(void)
 {
@@ -100,7 +110,13 @@ hidden struct race_thread *__race_self_slow(void)
 	__race_init();
 	r = g->id < by_gid_cap ? by_gid[g->id] : 0;
 	if (!r || r->g != g) {
-		r = new_thread();   /* a thread green started by itself */
+		/* a thread of pthread_create's about to start (green may run
+		 * its own work, reaping, on it first), else one green started
+		 * by itself */
+		if ((g->start == __race_thread_start || g->start == (void *(*)(void *))(void (*)(void))start_c11) && g->arg)
+			r = g->arg;
+		else
+			r = new_thread();
 		bind(r, g);
 	}
 	__race_cache = r;
@@ -127,6 +143,25 @@ hidden uint32_t __race_top_node(struct race_thread *t)
 	n = k ? t->stack[k - 1].node : 0;
 	for (; k < d; k++) t->stack[k].node = n = __race_node(n, t->stack[k].pc);
 	return n;
+}
+
+/* The same, and the locks the thread holds: a node whose pc names the
+ * lockset, above the stack (print.c reads it back). */
+hidden uint32_t __race_ctx(struct race_thread *t)
+{
+	uint32_t n = __race_top_node(t);
+	if (!t->lockset) return n;
+	if (t->ctx && t->ctx_node == n && t->ctx_set == t->lockset) return t->ctx;
+	t->ctx_node = n;
+	t->ctx_set = t->lockset;
+	return t->ctx = __race_node(n, RACE_LOCKSET_PC | t->lockset);
+}
+
+hidden void __race_entry(struct race_thread *t, const void *fn, const void *ret,
+                         uint32_t *node, uint32_t *pc)
+{
+	*node = __race_node(__race_ctx(t), __race_pc(ret));
+	*pc = (uint32_t)((uintptr_t)fn - __race_text);
 }
 
 void __tsan_func_entry(void *pc)
@@ -174,6 +209,7 @@ static void exiting(void)
 {
 	race_enter();
 	forget_tls(__green_cur);
+	race_self()->exited = 1;
 	race_leave();
 }
 
@@ -195,7 +231,8 @@ static int start_c11(void *p)
 }
 
 /* The creator's half: the new thread's record, clock and creation site. */
-static struct race_thread *creating(void *(*fn)(void *), void *arg, const void *ret)
+static struct race_thread *creating(void *(*fn)(void *), void *arg, int detached,
+                                    const void *entry, const void *ret)
 {
 	struct race_thread *me, *r;
 	race_enter();
@@ -204,10 +241,11 @@ static struct race_thread *creating(void *(*fn)(void *), void *arg, const void *
 	__race_vc_copy(&r->vc, &me->vc);
 	__race_vc_set(&r->vc, r->tid, 1);
 	r->creator = me->tid;
-	r->create_node = __race_top_node(me);
-	r->create_pc = __race_pc(ret);
+	__race_entry(me, entry, ret, &r->create_node, &r->create_pc);
 	r->fn = fn;
 	r->arg = arg;
+	r->created = 1;
+	r->detached = detached;
 	__race_tick(me);
 	race_leave();
 	return r;
@@ -217,7 +255,7 @@ static struct race_thread *creating(void *(*fn)(void *), void *arg, const void *
  * The descriptor may be gone once the thread is joined (it lives in the
  * stack mapping), so it is compared, never read; the newest record with it
  * is the thread's (descriptors are reused). */
-static struct race_thread *of_pthread(pthread_t th)
+hidden struct race_thread *__race_of_pthread(pthread_t th)
 {
 	struct green_thread *g = (struct green_thread *)th;
 	unsigned i;
@@ -231,9 +269,9 @@ static void joined(pthread_t th)
 	struct race_thread *me, *r;
 	race_enter();
 	me = race_self();
-	if ((r = of_pthread(th))) {
+	if ((r = __race_of_pthread(th))) {
 		__race_vc_join(&me->vc, &r->vc);
-		r->finished = 1;
+		r->joined = 1;
 	}
 	race_leave();
 }
@@ -243,11 +281,14 @@ int __wrap_pthread_create(pthread_t *res, const pthread_attr_t *attr,
                           void *(*fn)(void *), void *arg)
 {
 	struct race_thread *r;
-	int err;
+	int err, ds = PTHREAD_CREATE_JOINABLE;
 	if (!fn) return __real_pthread_create(res, attr, fn, arg);   /* its EINVAL */
-	r = creating(fn, arg, __builtin_return_address(0));
+	if (attr) pthread_attr_getdetachstate(attr, &ds);
+	r = creating(fn, arg, ds == PTHREAD_CREATE_DETACHED, (const void *)__real_pthread_create,
+	             __builtin_return_address(0));
 	err = __real_pthread_create(res, attr, __race_thread_start, r);
-	if (!err && !r->g) r->g = (struct green_thread *)*res;   /* bound for join until it starts */
+	if (err) r->created = 0;
+	else if (!r->g) r->g = (struct green_thread *)*res;   /* bound for join until it starts */
 	return err;
 }
 
@@ -257,9 +298,11 @@ int __wrap_thrd_create(thrd_t *res, thrd_start_t fn, void *arg)
 	struct race_thread *r;
 	int err;
 	if (!fn) return __real_thrd_create(res, fn, arg);
-	r = creating((void *(*)(void *))(void (*)(void))fn, arg, __builtin_return_address(0));
+	r = creating((void *(*)(void *))(void (*)(void))fn, arg, 0, (const void *)__real_thrd_create,
+	             __builtin_return_address(0));
 	err = __real_thrd_create(res, start_c11, r);
-	if (err == thrd_success && !r->g) r->g = (struct green_thread *)*res;
+	if (err != thrd_success) r->created = 0;
+	else if (!r->g) r->g = (struct green_thread *)*res;
 	return err;
 }
 
@@ -272,6 +315,16 @@ JOIN_WRAP(pthread_clockjoin_np, (pthread_t th, void **res, clockid_t c, const st
 
 RACE_AFTER(int, thrd_join, (thrd_t th, int *res), (th, res), thrd_success, joined((pthread_t)th))
 
+static void detached(pthread_t th)
+{
+	struct race_thread *r;
+	race_enter();
+	if ((r = __race_of_pthread(th))) r->detached = 1;
+	race_leave();
+}
+RACE_AFTER(int, pthread_detach, (pthread_t th), (th), 0, detached(th))
+RACE_AFTER(int, thrd_detach, (thrd_t th), (th), thrd_success, detached((pthread_t)th))
+
 /* The name a report gives the thread after it is gone. */
 int __real_pthread_setname_np(pthread_t, const char *);
 int __wrap_pthread_setname_np(pthread_t th, const char *name)
@@ -280,7 +333,7 @@ int __wrap_pthread_setname_np(pthread_t th, const char *name)
 	struct race_thread *r;
 	if (err) return err;
 	race_enter();
-	if ((r = of_pthread(th))) {
+	if ((r = __race_of_pthread(th))) {
 		strncpy(r->name, name, sizeof r->name - 1);
 		r->name[sizeof r->name - 1] = 0;
 	}
@@ -304,7 +357,7 @@ _Noreturn void __wrap_thrd_exit(int v)
 
 /* fork: the child has only the caller, which happens after everything
  * every thread did before the fork; it starts with no race reported (its
- * exit status is its own). */
+ * exit status is its own) and with no thread of its own to leak. */
 pid_t __real_fork(void);
 pid_t __wrap_fork(void)
 {
@@ -314,7 +367,10 @@ pid_t __wrap_fork(void)
 		struct race_thread *me;
 		race_enter();
 		me = race_self();
-		for (i = 0; i < __race_nthreads; i++) __race_vc_join(&me->vc, &__race_threads[i]->vc);
+		for (i = 0; i < __race_nthreads; i++) {
+			__race_vc_join(&me->vc, &__race_threads[i]->vc);
+			if (__race_threads[i] != me) __race_threads[i]->detached = 1;
+		}
 		__race_nreports = 0;
 		race_leave();
 	}
