@@ -163,6 +163,7 @@
 #define LATENCY_NS 6000000ull    /* the target latency divided among runnable threads */
 #define GRAN_NS 750000ull        /* the minimum granularity (both Linux's on one CPU) */
 #define RETRY_NS 1000000ull      /* a tick that found the thread in the libc */
+#define PERIODIC_MIN_NS 200000ull  /* shorter fine periods: one-shot, set at each tick */
 #define ACCEPT_QUANTA 8          /* quanta of CPU time more for a thread accepting */
 
 hidden int __green_ticking;
@@ -230,14 +231,17 @@ static void real_fired(uint64_t now)
 /* Set the real timer to the earliest of its masters: the program's
  * alarm, the next fine tick, the nearest deadline while fine.  Periodic
  * at the fine period while fine, so that a fine tick makes no system
- * call to set the next. */
+ * call to set the next.  Below PERIODIC_MIN_NS one-shot, set again at
+ * each tick: a periodic timer as short as a tick's own work (tens of
+ * microseconds, copied stacks) fires again before the preempted threads
+ * ran at all. */
 static void rearm(uint64_t now)
 {
 	uint64_t at = 0, every = 0, d;
 
 	if (fine_next) {
 		at = fine_next;
-		every = fine_every;
+		every = fine_every >= PERIODIC_MIN_NS ? fine_every : 0;
 		if ((d = __green_timer_next()) > now && d < at) at = d;
 	}
 	if (alarm_at && (!at || alarm_at < at)) at = alarm_at;
