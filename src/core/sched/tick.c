@@ -610,8 +610,7 @@ hidden int __green_setitimer(const struct itimerval *nv, struct itimerval *ov)
 	return 0;
 }
 
-/* exec: hand the kernel the program's alarm, nothing of ours (the CPU
- * clock's timer goes with the process image). */
+/* exec: hand the kernel the program's alarm, nothing of ours. */
 hidden void __green_itimer_exec(int undo)
 {
 	struct itimerval it = { 0 };
@@ -620,8 +619,15 @@ hidden void __green_itimer_exec(int undo)
 		armed_at = 1;
 		armed_every = 0;
 		rearm(now);
+		if (quantum) cpu_create();
+		if (cpu_id >= 0 && __green_ticking) cpu_set(quantum);
 		return;
 	}
+	/* the CPU clock's timer goes, with a signal of it still pending,
+	 * which exec would hand the new image (killed by SIGALRM: seen under
+	 * qemu-user, whose exec is slow); the exec makes it again if it fails */
+	if (cpu_id >= 0) __syscall(SYS_timer_delete, cpu_id);
+	cpu_id = -1;
 	to_itimerval(&it, alarm_at, alarm_every, now);
 	green_k_setitimer(ITIMER_REAL, &it, 0);
 }
