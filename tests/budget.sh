@@ -1,5 +1,6 @@
 #!/bin/sh
-# budget.sh — the fast paths' instruction budgets (tests/budget/budgets.txt):
+# budget.sh — the fast paths' instruction budgets (tests/budget/budgets.txt),
+# and the system calls of an echo round trip (at the end):
 # each operation of tests/budget/ops.c is counted by valgrind's cachegrind
 # (user-space instructions, exact whatever the machine's load) in a run of
 # N repetitions and a run of none, with ticks off, and the difference over
@@ -70,4 +71,30 @@ grep -v '^#' "$S/tests/budget/budgets.txt" | grep -v '^ *$' |
 }
 st=$?
 [ $st = 0 ] && echo "PASS: every operation within its budget" || echo "FAIL: an operation over its budget"
+
+# System calls per echo round trip (ops.c's echo, cooperative, a run of
+# N minus a run of none, strace -f -c): 2 writes, 2 reads that find data,
+# 2 that find nothing first, 2 multiplexer waits.  At most ECHO_SYSCALLS.
+ECHO_SYSCALLS=8
+STRACE=${STRACE:-$(command -v strace)}
+calls() {
+	GREEN_QUANTUM_MS=0 "$STRACE" -f -c -o "$T/calls" "$B/tests/budget/ops-green" echo "$1" >/dev/null 2>&1 &&
+		awk '$NF == "total" { print $4 }' "$T/calls"
+}
+if [ -z "$STRACE" ]; then
+	echo "SKIP: system calls per echo round trip (no strace)"
+else
+	a=$(calls "$N") b=$(calls 0)
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		echo "FAIL: system calls per echo round trip: strace gave no count"; st=1
+	else
+		# per round trip, in hundredths
+		per=$(( (a - b) * 100 / N ))
+		if [ "$per" -le $((ECHO_SYSCALLS * 100)) ]; then
+			echo "PASS: system calls per echo round trip: $((per / 100)).$(printf %02d $((per % 100))) (at most $ECHO_SYSCALLS)"
+		else
+			echo "FAIL: system calls per echo round trip: $((per / 100)).$(printf %02d $((per % 100))) (at most $ECHO_SYSCALLS)"; st=1
+		fi
+	fi
+fi
 exit $st

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include "sched/tick.h"
 #include "fdwait.h"
+#include "fastio.h"
 #include "sysio.h"
 
 int __clock_nanosleep(clockid_t, int, const struct timespec *, struct timespec *);
@@ -39,13 +40,17 @@ static int file_io(long nr)
 
 /* read or write of a socket, as recvfrom or sendto with no address: the
  * same call for every kind of socket, whose non-blocking form takes a
- * flag (MSG_DONTWAIT) where preadv2's takes a vector to check.  A read
- * of zero bytes keeps the plain path (recvfrom would take a datagram); a
- * write of zero bytes is a sendto, which sends an empty datagram as
- * write does (pwritev2 of nothing sends nothing). */
+ * flag (MSG_DONTWAIT) where preadv2's takes a vector to check (the fast
+ * path of fastio.h, which __syscall_cp has in line).  A read of zero
+ * bytes keeps the plain path (recvfrom would take a datagram); a write
+ * of zero bytes is a sendto, which sends an empty datagram as write
+ * does (pwritev2 of nothing sends nothing). */
 static long socket_io(long nr, long fd, long buf, long len, int ev, int cp)
 {
-	return __sysio_io_call(nr, (long[6]){ fd, buf, len, 0, 0, 0 }, ev, BY_FLAGS, 3, cp);
+	long r;
+	if (len && (r = green_fast_io(nr, fd, buf, len, cp)) != GREEN_IO_GENERAL) return r;
+	return __sysio_io_call(nr == SYS_read ? SYS_recvfrom : SYS_sendto, (long[6]){ fd, buf, len, 0, 0, 0 },
+	                       ev, BY_FLAGS, 3, cp);
 }
 
 /* nanosleep and clock_nanosleep: a struct timespec each way, or two
@@ -74,7 +79,7 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 	if (file_io(nr) && __green_fd_never_waits(u)) return __syscall(nr, u, v, w, x, y, z);
 	switch (nr) {
 	case SYS_read:
-		if (w && __green_fd_is_socket(u)) return socket_io(SYS_recvfrom, u, v, w, GREEN_IN, cp);
+		if (w && __green_fd_is_socket(u)) return socket_io(SYS_read, u, v, w, GREEN_IN, cp);
 		return __sysio_io_buf(u, GREEN_IN, (void *)v, w, -1, cp);
 #ifdef SYS_pread64
 	case SYS_pread64: return __sysio_io_buf(u, GREEN_IN, (void *)v, w, x, cp);
@@ -82,7 +87,7 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 	case SYS_readv: return __sysio_io_iov(u, GREEN_IN, (void *)v, w, -1, cp);
 	case SYS_preadv: return __sysio_io_iov(u, GREEN_IN, (void *)v, w, x, cp);
 	case SYS_write:
-		if (__green_fd_is_socket(u)) return socket_io(SYS_sendto, u, v, w, GREEN_OUT, cp);
+		if (__green_fd_is_socket(u)) return socket_io(SYS_write, u, v, w, GREEN_OUT, cp);
 		return __sysio_io_buf(u, GREEN_OUT, (void *)v, w, -1, cp);
 #ifdef SYS_pwrite64
 	case SYS_pwrite64: return __sysio_io_buf(u, GREEN_OUT, (void *)v, w, x, cp);

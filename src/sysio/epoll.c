@@ -64,11 +64,13 @@
  * max_user_watches, EMFILE for the instance), the backend answers
  * ENOSYS and poll.c goes on with poll.
  *
- * The table of descriptors grows by mmap from the waiter's side, never in
- * a round (the tick runs rounds).  Its entries are valid only for the
- * current generation: a fork child's lists of ghost threads and an
- * abandoned instance's registrations are forgotten by a bump, without a
- * pass over the table.
+ * A descriptor's registration and its list of waiters are fields of its
+ * entry in the table of descriptors (fdtab.h), beside what fdkind.c
+ * knows of it, so a read's fast path and a wait look at one entry.  A
+ * number beyond the table cannot be registered: the backend gives way to
+ * poll.  The fields are valid only for the current generation: a fork
+ * child's lists of ghost threads and an abandoned instance's
+ * registrations are forgotten by a bump, without a pass over the table.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE      /* POLLRDHUP */
@@ -88,6 +90,8 @@
 #include "base/gthread.h"
 #include "sched/gsched.h"
 #include "base/gconfig.h"
+#include "sched/runq.h"
+#include "fdtab.h"
 #include "io.h"
 #include "ioq.h"
 
@@ -95,69 +99,36 @@
 #define SYS_epoll_pwait2 441      /* Linux 5.11; the same number on every port */
 #endif
 
-struct fdent {
-	struct green_io_node *head;   /* valid when lgen == lists */
-	unsigned reg;                 /* registered events, valid when inst == instance */
-	unsigned serial;              /* of that registration, in its events' data */
-	unsigned inst;
-	unsigned lgen;
-};
-
-static struct fdent *tab;
-static size_t cap;
-static int epfd = -1;
-static unsigned instance = 1, lists = 1, serial;
+/* The instance's number (-1: none), its generation (every entry whose
+ * inst is not this one is unregistered: no entry's is once the number is
+ * lost) and the lists' generation: io.h reads them for the usual wait. */
+hidden int __green_epoll_fd = -1;
+hidden unsigned __green_epoll_inst = 1, __green_epoll_lists = 1;
+#define epfd __green_epoll_fd
+#define instance __green_epoll_inst
+#define lists __green_epoll_lists
+static unsigned serial;
 
 #define EVENTS 256
 #define ALWAYS (EPOLLERR | EPOLLHUP)   /* the kernel reports these unasked */
 
-/* poll's bits as epoll's (the same values on x86_64, not everywhere) */
-static unsigned to_epoll(unsigned p)
-{
-	static const struct { unsigned short p; unsigned e; } map[] = {
-		{ POLLIN, EPOLLIN }, { POLLPRI, EPOLLPRI }, { POLLOUT, EPOLLOUT },
-		{ POLLRDNORM, EPOLLRDNORM }, { POLLRDBAND, EPOLLRDBAND },
-		{ POLLWRNORM, EPOLLWRNORM }, { POLLWRBAND, EPOLLWRBAND },
-		{ POLLRDHUP, EPOLLRDHUP },
-	};
-	unsigned e = 0;
-	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-		if (p & map[i].p) e |= map[i].e;
-	return e;
-}
-
-static struct fdent *ent(int fd)
-{
-	return (unsigned)fd < cap ? &tab[fd] : 0;
-}
-
-static struct green_io_node *head(const struct fdent *e)
+static struct green_io_node *head(const struct green_fd *e)
 {
 	return e->lgen == lists ? e->head : 0;
 }
 
-static int registered(const struct fdent *e)
+static int registered(const struct green_fd *e)
 {
-	return e->inst == instance;
+	return green_epoll_registered(e);
 }
 
-/* Room for descriptors up to max (thread context). */
-static int reserve(int max)
+/* Every descriptor of the nodes has an entry (fdtab.h): a number beyond
+ * the table cannot be registered, and the backend gives way to poll. */
+static int in_table(const struct green_io_node *n, size_t k)
 {
-	size_t c = cap ? cap : 256;
-	struct fdent *p;
-
-	if (max < 0 || (size_t)max < cap) return 0;
-	while (c <= (size_t)max) c *= 2;
-	p = mmap(0, c * sizeof *p, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) return ENOMEM;
-	if (cap) {
-		memcpy(p, tab, cap * sizeof *p);
-		munmap(tab, cap * sizeof *p);
-	}
-	tab = p;
-	cap = c;
-	return 0;
+	for (size_t i = 0; i < k; i++)
+		if (n[i].fd >= 0 && !green_fd(n[i].fd)) return 0;
+	return 1;
 }
 
 /* The number is not ours any more (closed or replaced by the program):
@@ -176,7 +147,7 @@ static long ctl(int op, int fd, unsigned events, unsigned ser)
 
 /* Register fd for mask (a first registration, or a change).  0 or an
  * errno. */
-static int set(int fd, struct fdent *e, unsigned mask)
+static int set(int fd, struct green_fd *e, unsigned mask)
 {
 	long r;
 
@@ -199,7 +170,7 @@ done:
 	return 0;
 }
 
-static void unregister(int fd, struct fdent *e)
+static void unregister(int fd, struct green_fd *e)
 {
 	if (!registered(e)) return;
 	__syscall(SYS_epoll_ctl, epfd, EPOLL_CTL_DEL, fd, &(struct epoll_event){ 0 });
@@ -208,33 +179,39 @@ static void unregister(int fd, struct fdent *e)
 
 static void node_link(struct green_io_node *n)
 {
-	struct fdent *e = &tab[n->fd];
-
-	if (e->lgen != lists) {
-		e->lgen = lists;
-		e->head = 0;
-	}
-	n->prev = 0;
-	n->next = e->head;
-	if (n->next) n->next->prev = n;
-	e->head = n;
-	n->linked = 1;
+	green_epoll_link(n, &__green_fds[n->fd]);
 }
 
 static void node_unlink(struct green_io_node *n)
 {
-	struct fdent *e = &tab[n->fd];
-
-	if (n->prev) n->prev->next = n->next;
-	else if (e->lgen == lists) e->head = n->next;
-	if (n->next) n->next->prev = n->prev;
-	n->linked = 0;
+	green_epoll_unlink(n, &__green_fds[n->fd]);
 }
 
 hidden void __green_epoll_unpark(struct green_io_node *n, size_t k)
 {
-	for (size_t i = 0; i < k; i++)
+	for (size_t i = 0; i < k; i++) {
 		if (n[i].linked) node_unlink(&n[i]);
+		n[i].waiting = 0;
+	}
+}
+
+/* Take every node off e's list (its descriptor closed or forgotten): the
+ * waiters among them were woken; the others stayed after a usual wait. */
+static void drop_list(struct green_fd *e)
+{
+	struct green_io_node *n = head(e), *next;
+
+	for (; n; n = next) {
+		next = n->next;
+		n->linked = 0;
+	}
+	e->head = 0;
+}
+
+/* A thread exits (create.c): its node off the list it stayed on. */
+hidden void __green_io_thread_exit(struct green_thread *t)
+{
+	if (t->io_node.linked) node_unlink(&t->io_node);
 }
 
 /* Link one waiter's nodes and make its descriptors' registrations cover
@@ -244,12 +221,13 @@ static int arm(struct green_io_node *n, size_t k)
 	int r = 0, ready = 0, bad = 0;
 
 	for (size_t i = 0; i < k && !r; i++) {
-		struct fdent *e;
+		struct green_fd *e;
 		unsigned want;
 		if (n[i].fd < 0) continue;
-		e = &tab[n[i].fd];
+		e = &__green_fds[n[i].fd];
 		node_link(&n[i]);
-		want = to_epoll(n[i].events);
+		green_fd_used(n[i].fd);
+		want = n[i].events;
 		if (registered(e) && (e->reg & want) == want) continue;
 		switch (set(n[i].fd, e, registered(e) ? e->reg | want : want)) {
 		case 0: break;
@@ -284,23 +262,47 @@ static void thread_nodes(struct green_thread *t, struct green_io_node **n, size_
 	}
 }
 
+/* A thread in the usual wait (io.h): on no queue, its node waiting. */
+static int in_usual_wait(const struct green_thread *t)
+{
+	return t->state == GS_BLOCKED && !t->q && t->io_node.waiting && t->io_node.linked;
+}
+
+/* Register t's descriptors again; one always ready or closed wakes it
+ * to retry.  0 or ENOSYS. */
+static int rearm(struct green_thread *t)
+{
+	struct green_io_node *n;
+	size_t k;
+	int r;
+
+	thread_nodes(t, &n, &k);
+	for (size_t i = 0; i < k; i++)   /* unlinked, still waiting */
+		if (n[i].linked) node_unlink(&n[i]);
+	r = arm(n, k);
+	if (r == ENOSYS) return r;
+	if (r) __green_wake(t, t->wait == GW_POLL ? 0 : r == EBADF ? EBADF : 0);
+	return 0;
+}
+
 /* Register what every parked thread waits for (a new instance, or the
- * backend just switched on).  A waiter whose descriptor is always ready
- * or closed is woken to retry. */
+ * backend just switched on).  The usual waits are on no queue: the list
+ * of all threads finds them (a rebuild is rare). */
 static int register_all(void)
 {
 	for (struct green_thread *t = __green_io_q.head, *next; t; t = next) {
-		struct green_io_node *n;
-		size_t k;
-		int r;
 		next = t->q_next;
-		thread_nodes(t, &n, &k);
-		__green_epoll_unpark(n, k);
-		r = arm(n, k);
-		if (r == ENOSYS) return r;
-		if (r) __green_wake(t, t->wait == GW_POLL ? 0 : r == EBADF ? EBADF : 0);
+		if (rearm(t)) return ENOSYS;
 	}
+	for (struct green_thread *t = __green_all; t; t = t->all_next)
+		if (in_usual_wait(t) && rearm(t)) return ENOSYS;
 	return 0;
+}
+
+hidden void __green_epoll_wake_usual(void)
+{
+	for (struct green_thread *t = __green_all; t; t = t->all_next)
+		if (in_usual_wait(t)) __green_wake(t, 0);
 }
 
 /* A new instance with every waiter registered: at the first wait, after
@@ -315,26 +317,18 @@ static int rebuild(void)
 
 hidden int __green_epoll_start(void)
 {
-	int max = -1;
-
 	for (struct green_thread *t = __green_io_q.head; t; t = t->q_next) {
 		struct green_io_node *n;
 		size_t k;
 		thread_nodes(t, &n, &k);
-		for (size_t i = 0; i < k; i++)
-			if (n[i].fd > max) max = n[i].fd;
+		if (!in_table(n, k)) return ENOSYS;
 	}
-	if (reserve(max)) return ENOSYS;
 	return rebuild();
 }
 
 hidden int __green_epoll_park(struct green_io_node *n, size_t k)
 {
-	int max = -1;
-
-	for (size_t i = 0; i < k; i++)
-		if (n[i].fd > max) max = n[i].fd;
-	if (reserve(max)) return ENOMEM;
+	if (!in_table(n, k)) return ENOSYS;
 	if (epfd < 0 && rebuild()) return ENOSYS;
 	return arm(n, k);
 }
@@ -345,69 +339,86 @@ hidden void __green_epoll_stop(void)
 	lost();
 }
 
-static int wants(const struct green_thread *t)
+/* A linked node's thread in its wait now: the node waiting (a thread's
+ * own node stays linked between waits), the thread not yet woken (a
+ * woken one is waiting until it runs). */
+static int wants(const struct green_io_node *n)
 {
-	return t->state == GS_BLOCKED && t->q == &__green_io_q;
+	return n->waiting && n->t->state == GS_BLOCKED;
 }
 
 /* One event: wake the waiters it concerns; narrow the registration if
  * it reported what nobody linked wants. */
-static void dispatch(int fd, struct fdent *e, unsigned got)
+static void dispatch(int fd, struct green_fd *e, unsigned got)
 {
 	unsigned want = 0;
 	struct green_io_node *n;
 
 	for (n = head(e); n; n = n->next) {
-		unsigned w = to_epoll(n->events);
-		want |= w;
-		if ((got & (w | ALWAYS)) && wants(n->t)) __green_wake(n->t, 0);
+		if (!n->waiting) continue;
+		want |= n->events;
+		if ((got & (n->events | ALWAYS)) && n->t->state == GS_BLOCKED)
+			green_wake_sleeper(n->t);   /* runq.h, in line */
 	}
-	if (!head(e)) unregister(fd, e);
+	/* nobody waits: a descriptor that stays ready (or in error, which
+	 * the kernel reports unasked) would end every round at once */
+	if (!want) unregister(fd, e);
 	else if (got & ~(want | ALWAYS) && set(fd, e, want)) unregister(fd, e);
 }
 
-static int kwait(struct epoll_event *ev, const struct timespec *ts, const uint64_t *mask)
+static int no_pwait2;   /* the kernel has no epoll_pwait2 (before Linux 5.11) */
+
+static int kwait(struct epoll_event *ev, long long *kts, const uint64_t *mask)
 {
-	static int no_pwait2;
-	long long kts[2];
 	long r;
 	int ms = -1;
 
-	if (ts) {
-		kts[0] = ts->tv_sec;
-		kts[1] = ts->tv_nsec;
-	}
 	if (!no_pwait2) {
-		r = __syscall(SYS_epoll_pwait2, epfd, ev, EVENTS, ts ? kts : 0,
-		              mask, _NSIG / 8);
+		r = __syscall(SYS_epoll_pwait2, epfd, ev, EVENTS, kts, mask, _NSIG / 8);
 		if (r != -ENOSYS) return r;
 		no_pwait2 = 1;
 	}
 	/* before Linux 5.11: milliseconds, rounded up so as not to wake early */
-	if (ts) ms = ts->tv_sec > 1000000 ? 1000000000 : ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000;
+	if (kts) ms = kts[0] > 1000000 ? 1000000000 : kts[0] * 1000 + (kts[1] + 999999) / 1000000;
 	return __syscall(SYS_epoll_pwait, epfd, ev, EVENTS, ms, mask, _NSIG / 8);
 }
 
-hidden int __green_epoll_round(const struct timespec *ts, const uint64_t *mask)
+/* Can the idle wait go without a signal mask (poll.c)?  Not when the
+ * wait takes its timeout in a register. */
+hidden int __green_epoll_maskless(void)
+{
+	return !no_pwait2;
+}
+
+hidden int __green_epoll_round(long long *kts, const uint64_t *mask)
 {
 	struct epoll_event ev[EVENTS];
 	int n, stale = 0;
 
 	if (epfd < 0 && rebuild()) return -ENOSYS;
-	n = kwait(ev, ts, mask);
+	n = kwait(ev, kts, mask);
 	if (n == -EBADF || n == -EINVAL) {
 		/* the number was closed or reused behind our back */
 		lost();
 		return rebuild() ? -ENOSYS : -EINTR;
 	}
 	for (int i = 0; i < n; i++) {
-		int fd = (int)(uint32_t)ev[i].data.u64;
-		struct fdent *e = ent(fd);
-		if (!e || !registered(e) || e->serial != (unsigned)(ev[i].data.u64 >> 32)) {
+		uint64_t d = ev[i].data.u64;
+		int fd = (int)(uint32_t)d;
+		unsigned got = ev[i].events;
+		struct green_fd *e = green_fd(fd);
+		struct green_io_node *w;
+		if (!e || !registered(e) || e->serial != (unsigned)(d >> 32)) {
 			stale = 1;
 			continue;
 		}
-		dispatch(fd, e, ev[i].events);
+		/* the usual event: one node, waiting for what came */
+		w = head(e);
+		if (w && !w->next && w->waiting && !(got & ~(w->events | ALWAYS))) {
+			green_wake_sleeper(w->t);   /* runq.h, in line */
+			continue;
+		}
+		dispatch(fd, e, got);
 	}
 	if (stale && rebuild()) return -ENOSYS;
 	return n;
@@ -415,24 +426,25 @@ hidden int __green_epoll_round(const struct timespec *ts, const uint64_t *mask)
 
 /* Wake fd's waiters: sets with 0 (the retry reports POLLNVAL), single
  * waits with why. */
-static void wake_all(struct fdent *e, int why)
+static void wake_all(struct green_fd *e, int why)
 {
 	for (struct green_io_node *n = head(e); n; n = n->next)
-		if (wants(n->t)) __green_wake(n->t, n->t->wait == GW_POLL ? 0 : why);
+		if (wants(n)) __green_wake(n->t, n->t->wait == GW_POLL ? 0 : why);
 }
 
 hidden int __green_epoll_closing(int fd)
 {
-	struct fdent *e;
+	struct green_fd *e;
 
 	if (__green_io_mode != GREEN_IO_EPOLL) return 0;
 	if (fd == epfd) {
 		lost();           /* the program's close closes it */
 		return 0;         /* not the number anyone waits on */
 	}
-	if ((e = ent(fd))) {
+	if ((e = green_fd(fd))) {
 		unregister(fd, e);
 		wake_all(e, EBADF);
+		drop_list(e);
 	}
 	return 1;
 }
@@ -440,10 +452,11 @@ hidden int __green_epoll_closing(int fd)
 hidden void __green_epoll_forget(unsigned first, unsigned last)
 {
 	if (epfd >= 0 && (unsigned)epfd >= first && (unsigned)epfd <= last) lost();
-	for (unsigned fd = first; fd < cap && fd <= last; fd++) {
-		struct fdent *e = &tab[fd];
+	for (unsigned fd = first; fd < __green_fds_end && fd <= last; fd++) {
+		struct green_fd *e = &__green_fds[fd];
 		e->inst = 0;
 		wake_all(e, 0);
+		drop_list(e);
 	}
 }
 
@@ -452,4 +465,5 @@ hidden void __green_epoll_reset(void)
 {
 	__green_epoll_stop();
 	lists++;
+	__green_cur->io_node.linked = 0;   /* its list is gone with the others */
 }

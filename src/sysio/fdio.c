@@ -11,7 +11,9 @@
 #include "base/gthread.h"
 #include "base/section.h"
 #include "sched/gsched.h"
+#include "sched/tick.h"
 #include "fdwait.h"
+#include "fastio.h"
 #include "sysio.h"
 
 #ifndef RWF_NOWAIT
@@ -188,6 +190,34 @@ hidden long __sysio_io_call(long nr, const long *a, int ev, int how, int flag_ar
 	struct io c = { .nr = nr, .fd = a[0], .ev = ev, .how = how, .flag_arg = flag_arg };
 	memcpy(c.a, a, sizeof c.a);
 	return do_io(&c, cp);
+}
+
+/* ---- a socket's read and write past the fast path (fastio.h) */
+
+hidden long __sysio_sock_read(int fd, void *buf, size_t len, int cp, long r)
+{
+	return green_sock_read(fd, buf, len, cp, r);
+}
+
+/* A write the socket did not take whole (r: the first attempt's
+ * result): the rest in pieces, as a blocking write would, unless the
+ * program made the descriptor non-blocking. */
+hidden long __sysio_sock_write(int fd, const void *buf, size_t len, int cp, long r)
+{
+	size_t done = 0;
+
+	for (;;) {
+		if (r >= 0) {
+			done += r;
+			if (done == len) return done;
+		} else if (r != -EAGAIN) {
+			return done ? (long)done : r;
+		}
+		if (__green_fd_nonblocking(fd)) return done ? (long)done : r;
+		if ((r = __sysio_waited(__green_fd_wait(fd, GREEN_OUT, GREEN_NO_DEADLINE, GW_FD, cp), cp)))
+			return done ? (long)done : r;
+		r = __syscall(SYS_sendto, fd, (const char *)buf + done, len - done, MSG_DONTWAIT, 0, 0);
+	}
 }
 
 /* ---- connect: started non-blocking, finished by waiting writable */

@@ -66,105 +66,104 @@
 #include "base/section.h"
 #include "fdwait.h"
 #include "base/gconfig.h"
+#include "fdtab.h"
 #include "io.h"
 
-enum { UNKNOWN, NEVER_WAITS, WAITS, WAITS_NO_NOWAIT, SOCKET };
-
-/* One byte per number up to the kernel's default limit (fs.nr_open);
- * only the pages of numbers in use are ever touched.  A number beyond
- * is asked about with fstat at each call. */
-#define KNOWN_MAX (1u << 20)
-static unsigned char kind[KNOWN_MAX];
-static unsigned known_end;              /* above the highest number learnt */
-/* O_NONBLOCK as learnt in the current era: era << 1 | non-blocking, or
- * anything of another era for "ask again" */
-static unsigned nonblock[KNOWN_MAX], era = 1;
-/* reads' first attempts that found nothing, in a row: below MISS_TRUST
- * a count; from it, reads wait first and count up to the next probe */
-#define MISS_TRUST 2
-#define PROBE_EVERY 16
-static unsigned char miss[KNOWN_MAX];
+hidden struct green_fd __green_fds[GREEN_FDS_MAX];
+hidden unsigned __green_fds_end;
+hidden unsigned __green_fd_era = 1;   /* of O_NONBLOCK's answers (green_fd.nb) */
+#define era __green_fd_era
 
 static int learn(int fd)
 {
+	struct green_fd *f = green_fd(fd);
 	struct stat st;
-	int k = WAITS;
+	int k = FD_WAITS;
 
 	GREEN_ENTER();
 	/* a bad descriptor stays unknown: the call itself reports it */
-	if (fstat(fd, &st)) k = UNKNOWN;
-	else if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode)) k = NEVER_WAITS;
-	else if (S_ISSOCK(st.st_mode)) k = SOCKET;
-	if ((unsigned)fd < KNOWN_MAX) {
-		kind[fd] = k;
-		if ((unsigned)fd >= known_end) known_end = fd + 1;
+	if (fstat(fd, &st)) k = FD_UNKNOWN;
+	else if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode)) k = FD_NEVER_WAITS;
+	else if (S_ISSOCK(st.st_mode)) k = FD_SOCKET;
+	if (f) {
+		f->kind = k;
+		green_fd_used(fd);
 	}
 	GREEN_LEAVE();
 	return k;
 }
 
+/* fd's kind, learnt now if it is not known */
+hidden int __green_fd_kind(int fd)
+{
+	struct green_fd *f = green_fd(fd);
+	int k = f ? f->kind : FD_UNKNOWN;
+	return k == FD_UNKNOWN ? learn(fd) : k;
+}
+
 hidden int __green_fd_never_waits(int fd)
 {
-	int k = (unsigned)fd < KNOWN_MAX ? kind[fd] : UNKNOWN;
-	if (k == UNKNOWN) k = learn(fd);
-	return k == NEVER_WAITS;
+	return __green_fd_kind(fd) == FD_NEVER_WAITS;
 }
 
 /* Known as a socket (after __green_fd_never_waits learnt the number). */
 hidden int __green_fd_is_socket(int fd)
 {
-	return (unsigned)fd < KNOWN_MAX && kind[fd] == SOCKET;
+	struct green_fd *f = green_fd(fd);
+	return f && f->kind == FD_SOCKET;
 }
 
 hidden int __green_fd_no_nowait(int fd)
 {
-	return (unsigned)fd < KNOWN_MAX && kind[fd] == WAITS_NO_NOWAIT;
+	struct green_fd *f = green_fd(fd);
+	return f && f->kind == FD_WAITS_NO_NOWAIT;
 }
 
 hidden void __green_fd_refused_nowait(int fd)
 {
-	if ((unsigned)fd < KNOWN_MAX && kind[fd] == WAITS) kind[fd] = WAITS_NO_NOWAIT;
+	struct green_fd *f = green_fd(fd);
+	if (f && f->kind == FD_WAITS) f->kind = FD_WAITS_NO_NOWAIT;
 }
 
 /* Did the program make fd non-blocking?  (An error, EBADF, says no: the
  * call that follows reports it.) */
 hidden int __green_fd_nonblocking(int fd)
 {
+	struct green_fd *f = green_fd(fd);
 	long fl;
 	int nb;
 
-	if ((unsigned)fd < KNOWN_MAX && nonblock[fd] >> 1 == era) return nonblock[fd] & 1;
+	if (f && f->nb >> 1 == era) return f->nb & 1;
 	/* no switch between the question and the store: a change of flags
 	 * made by another thread is before it or after it (a new era) */
 	GREEN_ENTER();
 	fl = __syscall(SYS_fcntl, fd, F_GETFL);
 	nb = fl >= 0 && (fl & O_NONBLOCK);
-	if (fl >= 0 && (unsigned)fd < KNOWN_MAX) {
-		nonblock[fd] = era << 1 | nb;
-		if ((unsigned)fd >= known_end) known_end = fd + 1;
+	if (fl >= 0 && f) {
+		f->nb = era << 1 | nb;
+		green_fd_used(fd);
 	}
 	GREEN_LEAVE();
 	return nb;
 }
 
-/* Should a blocking read of fd wait for readiness before it tries? */
+/* Should a blocking read of fd wait for readiness before it tries?  (Its
+ * first attempts found nothing FD_MISS_TRUST times in a row.) */
 hidden int __green_fd_read_waits_first(int fd)
 {
-	unsigned char *m = (unsigned)fd < KNOWN_MAX ? &miss[fd] : 0;
-
-	if (!m || *m < MISS_TRUST || !__green_config.quantum_us) return 0;
-	if (++*m < MISS_TRUST + PROBE_EVERY) return 1;
-	*m = MISS_TRUST - 1;   /* the probe: its result decides (below) */
-	return 0;
+	struct green_fd *f = green_fd(fd);
+	return f && f->miss >= FD_MISS_TRUST;
 }
 
-/* A read's first attempt found nothing (empty) or something. */
+/* A read's first attempt found nothing (empty) or something; or, with
+ * empty -1, a read that waited first found its data there before any
+ * other thread ran: trying first would have found it. */
 hidden void __green_fd_read_tried(int fd, int empty)
 {
-	if ((unsigned)fd >= KNOWN_MAX) return;
-	if ((unsigned)fd >= known_end) known_end = fd + 1;
-	if (!empty) miss[fd] = 0;
-	else if (miss[fd] < MISS_TRUST) miss[fd]++;
+	struct green_fd *f = green_fd(fd);
+	if (!f) return;
+	if (empty <= 0) f->miss = 0;
+	else green_fd_missed(f);
 }
 
 /* Some descriptor's flags changed (after the change): ask again. */
@@ -173,12 +172,17 @@ hidden void __green_fd_flags_changed(void)
 	if (++era < 1u << 31) return;
 	/* 2^31 changes: start the eras again, forgetting each answer */
 	era = 1;
-	for (unsigned fd = 0; fd < known_end; fd++) nonblock[fd] = 0;
+	for (unsigned fd = 0; fd < __green_fds_end; fd++) __green_fds[fd].nb = 0;
 }
 
 hidden void __green_fd_forget(unsigned first, unsigned last)
 {
-	for (unsigned fd = first; fd < known_end && fd <= last; fd++) kind[fd] = UNKNOWN, nonblock[fd] = 0, miss[fd] = 0;
+	for (unsigned fd = first; fd < __green_fds_end && fd <= last; fd++) {
+		struct green_fd *f = &__green_fds[fd];
+		f->kind = FD_UNKNOWN;
+		f->nb = 0;
+		f->miss = 0;
+	}
 	/* the epoll backend's registrations of these numbers go too (epoll.c) */
 	if (!green_active()) return;
 	GREEN_ENTER();

@@ -22,6 +22,7 @@ struct pollfd;
 hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind, int cp);
 hidden int __green_fds_wait(const struct pollfd *, unsigned long n, uint64_t deadline, int cp);
 hidden void __green_fd_closed(int fd);          /* wake its waiters with EBADF */
+hidden void __green_io_thread_exit(struct green_thread *);   /* its node off any list (epoll.c) */
 
 /* ---- descriptor kinds (fdkind.c): learnt by fstat at the first read or
  * write, forgotten after whatever makes the numbers name something else */

@@ -40,14 +40,25 @@
  * result (__sysio_waited), and whether a descriptor is ready now
  * (__sysio_fd_ready).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE      /* POLLRDHUP */
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <poll.h>
+/* <sys/epoll.h> brings musl's <endian.h>, whose byte-swap helpers GCC's
+ * -Wparentheses dislikes (musl's headers are not system headers here) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wparentheses"
+#include <sys/epoll.h>
+#pragma GCC diagnostic pop
 #include "base/gthread.h"
 #include "base/section.h"
 #include "sched/gsched.h"
 #include "fdwait.h"
 #include "signal/gsignal.h"
+#include "base/gconfig.h"
 #include "io.h"
 #include "ioq.h"
 #include "sysio.h"
@@ -67,8 +78,6 @@ static int io_park(enum gwait kind, const void *obj, struct green_io_node *nodes
 	GREEN_ENTER();
 	if (green_cancel_due(self)) {
 		r = ECANCELED;
-	} else if ((r = __green_io_reserve(__green_io_nfds + nfds))) {
-		/* ENOMEM */
 	} else if ((r = __green_io_arm(nodes, nfds))) {
 		if (r == EAGAIN || (r == EBADF && kind == GW_POLL)) r = 0;
 	} else {
@@ -81,20 +90,57 @@ static int io_park(enum gwait kind, const void *obj, struct green_io_node *nodes
 	return r;
 }
 
+/* poll's bits as epoll's (the same values on x86_64, not everywhere) */
+static unsigned to_epoll(unsigned p)
+{
+	static const struct { unsigned short p; unsigned e; } map[] = {
+		{ POLLIN, EPOLLIN }, { POLLPRI, EPOLLPRI }, { POLLOUT, EPOLLOUT },
+		{ POLLRDNORM, EPOLLRDNORM }, { POLLRDBAND, EPOLLRDBAND },
+		{ POLLWRNORM, EPOLLWRNORM }, { POLLWRBAND, EPOLLWRBAND },
+		{ POLLRDHUP, EPOLLRDHUP },
+	};
+	unsigned e = 0;
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+		if (p & map[i].p) e |= map[i].e;
+	return e;
+}
+
+/* a node for one descriptor and its events as epoll's bits, in a wait */
 static void node(struct green_io_node *n, int fd, unsigned events)
 {
 	n->t = __green_cur;
 	n->fd = fd;
 	n->events = events;
 	n->linked = 0;
+	n->waiting = 1;
 }
 
 hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind, int cp)
 {
+	struct green_thread *self = __green_cur;
+	struct green_io_node *n = &self->io_node;
+	struct green_fd *e = green_fd(fd);
+	const void *key = io_key(fd, events);
+	unsigned ev = (events & GREEN_IN ? EPOLLIN : 0) | (events & GREEN_OUT ? EPOLLOUT : 0) |
+	              (events & GREEN_PRI ? EPOLLPRI : 0);
+	int r = -1;
+
 	if (fd < 0) return EBADF;
-	node(&__green_cur->io_node, fd, (events & GREEN_IN ? POLLIN : 0) |
-	     (events & GREEN_OUT ? POLLOUT : 0) | (events & GREEN_PRI ? POLLPRI : 0));
-	return GREEN_CP_WAIT(cp, io_park(kind, io_key(fd, events), &__green_cur->io_node, 1, deadline));
+	if (e && deadline == GREEN_NO_DEADLINE) {
+		if (cp) self->canceling = 1;
+		GREEN_ENTER();
+		r = green_cancel_due(self) ? ECANCELED : green_usual_wait(fd, ev, e, key, kind);
+		GREEN_LEAVE();
+		if (cp) self->canceling = 0;
+		if (r >= 0) return r;
+	}
+	/* any other: the node off the list it stayed on after a usual wait,
+	 * then made for this one (io_park links it again where it must) */
+	GREEN_ENTER();
+	__green_epoll_unpark(n, 1);
+	node(n, fd, ev);
+	GREEN_LEAVE();
+	return GREEN_CP_WAIT_AS(self, cp, io_park(kind, key, n, 1, deadline));
 }
 
 hidden int __green_fds_wait(const struct pollfd *fds, unsigned long n, uint64_t deadline, int cp)
@@ -109,7 +155,7 @@ hidden int __green_fds_wait(const struct pollfd *fds, unsigned long n, uint64_t 
 	s->nodes = (void *)((char *)s + ((sizeof *s + n * sizeof *fds + sizeof(void *) - 1) &
 	                                 -sizeof(void *)));
 	if (n) memcpy(s->fds, fds, n * sizeof *fds);
-	for (unsigned long i = 0; i < n; i++) node(&s->nodes[i], fds[i].fd, fds[i].events);
+	for (unsigned long i = 0; i < n; i++) node(&s->nodes[i], fds[i].fd, to_epoll(fds[i].events));
 	r = GREEN_CP_WAIT(cp, io_park(GW_POLL, s, s->nodes, n, deadline));
 	free(s);
 	return r;

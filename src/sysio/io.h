@@ -8,6 +8,9 @@
 #define GREEN_IO_H
 
 #include "base/gthread.h"
+#include "base/gconfig.h"
+#include "sched/gsched.h"
+#include "fdtab.h"
 
 extern hidden size_t __green_io_nfds;   /* descriptors __green_io_q waits on, at most */
 
@@ -16,20 +19,96 @@ extern hidden size_t __green_io_nfds;   /* descriptors __green_io_q waits on, at
 hidden int __green_io_reserve(size_t n);
 
 /* Before parking, inside GREEN_ENTER, with the waiter's nodes filled in
- * (fd, events as poll bits, t): the epoll backend links and registers
- * them.  0: park; EAGAIN: a descriptor is always ready (a regular file),
- * retry at once; EBADF: one is not open; ENOMEM. */
+ * (fd, events as epoll's bits, t): the epoll backend links and
+ * registers them; select and poll make room in their arrays.  0: park;
+ * EAGAIN: a descriptor is always ready (a regular file), retry at once;
+ * EBADF: one is not open; ENOMEM. */
 hidden int __green_io_arm(struct green_io_node *, size_t n);
 
 /* epoll.c: registrations kept across waits.  Inside GREEN_ENTER. */
 hidden int __green_epoll_park(struct green_io_node *, size_t n);   /* as __green_io_arm; ENOSYS: no epoll */
 hidden void __green_epoll_unpark(struct green_io_node *, size_t n);
+
 hidden int __green_epoll_start(void);                     /* link every waiter; ENOSYS: no epoll */
-hidden int __green_epoll_round(const struct timespec *, const uint64_t *mask);  /* a backend's wait, waking the ready; -ENOSYS */
+hidden int __green_epoll_round(long long *kts, const uint64_t *mask);  /* a backend's wait (poll.c), waking the ready; -ENOSYS */
+hidden int __green_epoll_maskless(void);                  /* its wait's timeout can be cut (poll.c) */
 hidden void __green_epoll_stop(void);                     /* give the instance up */
 hidden int __green_epoll_closing(int fd);                 /* before a close: 1 if it woke the waiters */
 hidden void __green_epoll_forget(unsigned first, unsigned last);  /* after numbers were closed */
 hidden void __green_epoll_reset(void);                    /* fork child */
+hidden void __green_epoll_wake_usual(void);               /* wake the usual waits (io.c) to retry */
 extern hidden int __green_io_mode;                        /* GREEN_IO_* in use (gconfig.h) */
+
+/* epoll.c's instance as the usual wait sees it (io.c: one descriptor,
+ * already registered for what it wants, nothing to tell the kernel):
+ * the instance's generation, which an entry's inst matches only while
+ * it is registered in the live instance, and the lists' generation,
+ * under which an entry's head is valid.  Inside GREEN_ENTER. */
+extern hidden unsigned __green_epoll_inst, __green_epoll_lists;
+
+static inline int green_epoll_registered(const struct green_fd *e)
+{
+	return e->inst == __green_epoll_inst;
+}
+
+/* n (fd, events set) onto e's list of waiters */
+static inline void green_epoll_link(struct green_io_node *n, struct green_fd *e)
+{
+	struct green_io_node *h = e->head;
+
+	if (__builtin_expect(e->lgen != __green_epoll_lists, 0)) {
+		e->lgen = __green_epoll_lists;
+		h = 0;
+	}
+	n->prev = 0;
+	n->next = h;
+	if (h) h->prev = n;
+	e->head = n;
+	n->linked = 1;
+}
+
+static inline void green_epoll_unlink(struct green_io_node *n, struct green_fd *e)
+{
+	if (n->prev) n->prev->next = n->next;
+	else if (e->lgen == __green_epoll_lists) e->head = n->next;
+	if (n->next) n->next->prev = n->prev;
+	n->linked = 0;
+}
+
+/*
+ * The usual wait, in one piece: one descriptor, no deadline, the epoll
+ * backend on and the descriptor registered for what the thread wants,
+ * so nothing to tell the kernel.  The thread's own node stays on the
+ * descriptor's list after the wait (epoll.c finds waiters there; a
+ * connection thread waits on the same socket again and again), marked
+ * waiting for the length of each; the thread queues on nothing else, and
+ * is counted in __green_io_nfds, which says threads wait on the kernel.
+ * fd's entry is e, ev the epoll bits it waits for.  Inside GREEN_ENTER,
+ * a pending cancel looked at; -1 when the wait is not the usual one
+ * (io.c does the rest).
+ */
+static inline int green_usual_wait(int fd, unsigned ev, struct green_fd *e, const void *key,
+                                   enum gwait kind)
+{
+	struct green_thread *self = __green_cur;
+	struct green_io_node *n = &self->io_node;
+	int r;
+
+	if (__green_io_mode != GREEN_IO_EPOLL || !green_epoll_registered(e) || (e->reg & ev) != ev)
+		return -1;
+	if (__builtin_expect(!n->linked || n->fd != fd, 0)) {
+		if (n->linked) green_epoll_unlink(n, &__green_fds[n->fd]);
+		n->t = self;
+		n->fd = fd;
+		green_epoll_link(n, e);
+	}
+	n->events = ev;
+	n->waiting = 1;
+	__green_io_nfds++;
+	r = __green_park(kind, key);
+	__green_io_nfds--;
+	n->waiting = 0;
+	return r;
+}
 
 #endif

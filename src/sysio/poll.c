@@ -45,13 +45,18 @@
 #include "sync/addrwait.h"
 #include "sched/cputime.h"
 #include "base/gconfig.h"
+#include "sched/runq.h"
 #include "io.h"
 #include "ioq.h"
 #include "base/ktime.h"
 
-/* a backend's wait: at most ts (0: forever), with the signal mask `mask`
- * while it waits (0: the mask stays as it is) */
-typedef int backend_fn(struct pollfd *, size_t, const struct timespec *, const uint64_t *mask);
+/* a backend's wait: at most kts (a timespec as the kernel takes it, two
+ * 64-bit words: the *_time64 calls' on 32-bit CPUs, every call's on
+ * 64-bit ones; 0: forever), with the signal mask `mask` while it waits
+ * (0: the mask stays as it is) */
+typedef int backend_fn(struct pollfd *, size_t, long long *kts, const uint64_t *mask);
+_Static_assert(sizeof(long) == 4 || sizeof(struct timespec) == 2 * sizeof(long long),
+               "poll.c: a 64-bit CPU's timespec is two 64-bit words");
 
 static struct pollfd *set;
 static struct green_thread **owner;
@@ -84,9 +89,16 @@ hidden int __green_io_reserve(size_t n)
 	return 0;
 }
 
+/* Threads wait on the kernel: on __green_io_q, or in the usual wait
+ * (io.c), which counts its descriptor in __green_io_nfds alone. */
+static int io_waiting(void)
+{
+	return __green_io_nfds || !gq_empty(&__green_io_q);
+}
+
 hidden int __green_poll_waiters(void)
 {
-	return !gq_empty(&__green_io_q);
+	return io_waiting();
 }
 
 static short key_events(int ev)
@@ -126,7 +138,7 @@ static size_t gather(void)
 #define RD (POLLIN | POLLRDNORM | POLLRDBAND | POLLRDHUP)
 #define WR (POLLOUT | POLLWRNORM | POLLWRBAND)
 
-static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts, const uint64_t *mask)
+static int select_wait(struct pollfd *p, size_t n, long long *kts, const uint64_t *mask)
 {
 	fd_set r, w, e;
 	int max = -1, k;
@@ -142,8 +154,7 @@ static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts, co
 		if (p[i].events & POLLPRI) FD_SET(p[i].fd, &e);
 		if (p[i].fd > max) max = p[i].fd;
 	}
-	long long kts[2];
-	k = __syscall(GREEN_SYS_PSELECT6, max + 1, &r, &w, &e, green_k_ts(ts, kts),
+	k = __syscall(GREEN_SYS_PSELECT6, max + 1, &r, &w, &e, kts,
 	              mask ? ((long[]){ (long)mask, _NSIG / 8 }) : 0);
 	if (k <= 0) return k;
 	for (i = 0; i < n; i++)
@@ -153,10 +164,9 @@ static int select_wait(struct pollfd *p, size_t n, const struct timespec *ts, co
 	return k;
 }
 
-static int poll_wait(struct pollfd *p, size_t n, const struct timespec *ts, const uint64_t *mask)
+static int poll_wait(struct pollfd *p, size_t n, long long *kts, const uint64_t *mask)
 {
-	long long kts[2];
-	return __syscall(GREEN_SYS_PPOLL, p, n, green_k_ts(ts, kts), mask, _NSIG / 8);
+	return __syscall(GREEN_SYS_PPOLL, p, n, kts, mask, _NSIG / 8);
 }
 
 static backend_fn *const backend[] = { select_wait, poll_wait };
@@ -187,12 +197,20 @@ static void choose(void)
 }
 
 /* No epoll (the kernel refused an instance or a registration): poll,
- * which names any descriptor, for good. */
+ * which names any descriptor, for good.  The waiters parked meanwhile
+ * made no room in poll's arrays (a round may not allocate, and this
+ * may be the tick's): they are woken to retry their calls, and make it
+ * as they wait again. */
 static void give_up_epoll(void)
 {
 	__green_epoll_stop();
 	__green_io_mode = GREEN_IO_POLL;
 	io_auto = 0;
+	for (struct green_thread *t = __green_io_q.head, *next; t; t = next) {
+		next = t->q_next;
+		__green_wake(t, 0);
+	}
+	__green_epoll_wake_usual();
 }
 
 hidden int __green_io_arm(struct green_io_node *n, size_t k)
@@ -205,37 +223,40 @@ hidden int __green_io_arm(struct green_io_node *n, size_t k)
 		__green_io_mode = GREEN_IO_EPOLL;
 		if (__green_epoll_start()) give_up_epoll();
 	}
-	if (__green_io_mode != GREEN_IO_EPOLL) return 0;
-	r = __green_epoll_park(n, k);
-	if (r == ENOSYS) {
+	if (__green_io_mode == GREEN_IO_EPOLL) {
+		r = __green_epoll_park(n, k);
+		if (r != ENOSYS) return r;
 		give_up_epoll();
-		r = 0;
 	}
-	return r;
+	/* select and poll: room in the round's arrays */
+	return __green_io_reserve(__green_io_nfds + k);
 }
 
 static void wake_ready(size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (set[i].revents) __green_wake(owner[i], 0);
+		if (set[i].revents) green_wake_sleeper(owner[i]);   /* runq.h */
 }
 
-/* One round: wait at most ts (0: forever), with mask as a backend's, and
- * wake the ready. */
-static int mux_round(const struct timespec *ts, const uint64_t *mask)
+/* One round: wait at most kts (0: forever), with mask as a backend's,
+ * and wake the ready. */
+hidden unsigned long __green_io_rounds;
+
+static int mux_round(long long *kts, const uint64_t *mask)
 {
 	size_t n;
 	int r = -ERANGE;
 
 	GREEN_ENTER();
+	__green_io_rounds++;
 	if (__green_io_mode == GREEN_IO_EPOLL) {
-		r = __green_epoll_round(ts, mask);
+		r = __green_epoll_round(kts, mask);
 		if (r != -ENOSYS) goto out;
 		give_up_epoll();
 	}
 	n = gather();
 	for (size_t b = __green_io_mode == GREEN_IO_POLL; b < sizeof backend / sizeof *backend; b++) {
-		r = backend[b](set, n, ts, mask);
+		r = backend[b](set, n, kts, mask);
 		if (r != -ERANGE && r != -EBADF) break;
 	}
 	if (r > 0) wake_ready(n);
@@ -246,8 +267,8 @@ out:
 
 hidden void __green_poll_check(void)
 {
-	static const struct timespec zero;
-	if (!gq_empty(&__green_io_q)) mux_round(&zero, 0);
+	long long zero[2] = { 0, 0 };
+	if (io_waiting()) mux_round(zero, 0);
 }
 
 static int idle_wait(uint64_t deadline, const uint64_t *mask);
@@ -264,18 +285,40 @@ hidden int __green_poll_wait(uint64_t deadline, const uint64_t *mask)
 
 static int idle_wait(uint64_t deadline, const uint64_t *mask)
 {
-	struct timespec ts, *tsp = 0;
+	long long kts[2] = { 1 << 30, 0 }, *kp = mask ? 0 : kts;   /* none: about 34 years */
+	int r;
+
 	if (deadline != GREEN_NO_DEADLINE) {
 		uint64_t now = __green_now();
 		uint64_t d = deadline > now ? deadline - now : 0;
-		ts.tv_sec = d / 1000000000u;
-		ts.tv_nsec = d % 1000000000u;
-		tsp = &ts;
+		kts[0] = d / 1000000000u;
+		kts[1] = d % 1000000000u;
+		kp = kts;
 	}
-	if (gq_empty(&__green_io_q)) {
-		long long kts[2];
-		if (__green_pshared_waiting()) return __green_pshared_idle(deadline, mask);  /* pshared.c */
-		return __syscall(GREEN_SYS_PPOLL, 0, 0, green_k_ts(tsp, kts), mask, _NSIG / 8);
+	if (!io_waiting() && __green_pshared_waiting())
+		return __green_pshared_idle(deadline, mask);  /* pshared.c: always with a mask */
+	if (!mask) {
+		/* no mask to swap in: the handler of a signal that comes from
+		 * here on cuts the timeout to 0 (green_idle_cut, gsched.h), and the
+		 * last look at the caught signals is after it can */
+		__green_idle_kts = kts;
+		green_barrier();
+		if (green_pending_is(GREEN_PEND_SIG)) {
+			__green_idle_kts = 0;
+			return -EINTR;
+		}
 	}
-	return mux_round(tsp, mask);
+	if (!io_waiting()) r = __syscall(GREEN_SYS_PPOLL, 0, 0, kp, mask, _NSIG / 8);
+	else r = mux_round(kp, mask);
+	__green_idle_kts = 0;
+	return r;
+}
+
+/* Can the idle wait go without a signal mask (sched.c)?  Not with only
+ * shared words to wait on (a futex wait takes no timeout to cut), nor
+ * with an epoll whose wait counts milliseconds in a register. */
+hidden int __green_poll_maskless(void)
+{
+	if (!io_waiting()) return !__green_pshared_waiting();
+	return __green_io_mode != GREEN_IO_EPOLL || __green_epoll_maskless();
 }

@@ -26,6 +26,10 @@
  *               futex(2)'s users write it: one compare-and-swap each way)
  *   futexpp     pingpong with that lock and a raw futex word for the
  *               condition: 2 FUTEX_WAKEs, 2 FUTEX_WAITs, 2 switches
+ *   echo        a round trip of one byte over a socket pair between
+ *               two threads: each writes once and reads once (2 writes,
+ *               2 reads, 2 waits, 2 switches, and the multiplexer's
+ *               rounds), on the backend green picks for so few waiters
  * The futex operations make their system calls with syscall(), as
  * libraries with synchronisation of their own do (docs/kernel.md).
  */
@@ -33,6 +37,7 @@
 #include <stdatomic.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/socket.h>
 #include <sched.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -121,6 +126,20 @@ static void *fplayer(void *odd)
 	return odd;
 }
 
+static int sp[2];
+
+static void *echoer(void *odd)
+{
+	int fd = sp[odd != 0];
+	char b = 'x';
+	for (long i = 0; i < n; i++) {
+		if (!odd && write(fd, &b, 1) != 1) return odd;
+		if (read(fd, &b, 1) != 1) return odd;
+		if (odd && write(fd, &b, 1) != 1) return odd;
+	}
+	return odd;
+}
+
 static int pair(void *(*fn)(void *))
 {
 	pthread_t a, b;
@@ -184,6 +203,8 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(op, "futexpp")) {
 		if (pair(fplayer)) return 1;
+	} else if (!strcmp(op, "echo")) {
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) || pair(echoer)) return 1;
 	} else {
 		fprintf(stderr, "ops: no operation '%s'\n", op);
 		return 2;

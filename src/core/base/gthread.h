@@ -86,13 +86,16 @@ enum gwait {
 enum gstate { GS_RUNNING, GS_RUNNABLE, GS_BLOCKED, GS_EXITED };
 
 /* One thread's interest in one descriptor, on that descriptor's list
- * while the epoll backend keeps registrations (epoll.c). */
+ * while the epoll backend keeps registrations (epoll.c).  A thread's own
+ * node (green_thread.io_node) stays linked after its wait, for the next
+ * one on the same descriptor (src/sysio/io.h); waiting says whether it
+ * is in a wait now. */
 struct green_io_node {
 	struct green_io_node *next, *prev;   /* prev 0: the list's head */
 	struct green_thread *t;
 	int fd;
 	unsigned events;                     /* EPOLL* bits */
-	unsigned char linked;
+	unsigned char linked, waiting;
 };
 
 /* Stack modes (green_thread.stack_mode). */
@@ -139,7 +142,8 @@ enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
  *       and wait_obj to the other word (futex.c); for a hand-over
  *       also what it hands: rdlocks (rwlock.c), sigwait_got,
  *       sigwait_si, intr_at
- *   the scheduler, in any state: state, q, q_next, q_prev (run queue)
+ *   the scheduler, in any state: state, q, q_next, q_prev (run queue),
+ *       computing (the tick as it preempts the thread; a wake clears it)
  *   any thread, in any state: cancel_pending (pthread_cancel), name,
  *       detached (pthread_detach), joiner (its joiner), policy, prio
  *       (pthread_setschedparam; the run or wait queue re-sorted), boost
@@ -252,6 +256,10 @@ struct green_thread {
 	unsigned char intr_restart;    /* the last handler that interrupted had SA_RESTART */
 	unsigned char kcrit;           /* all signals blocked in the kernel (posix_spawn) */
 	unsigned char in_tick;         /* in the tick handler that preempted it (tick.c) */
+	unsigned char computing;       /* it left the CPU last by a tick's preemption, not by
+	                                  waiting: runnable, it queues behind threads that
+	                                  slept (runq.h); set by the tick, cleared by a wake */
+	unsigned char passes;          /* computing: sleepers queued ahead of it since (runq.h) */
 	int sigwait_got;               /* the signal handed to the sigwait */
 	struct green_sigl sigq;        /* their instances, oldest first (sigqueue.c) */
 	uint64_t intr_at;              /* when a signal last interrupted its wait (ns) */
@@ -312,7 +320,8 @@ struct green_thread {
 	struct green_thread *reap_next;
 
 	/* A single-descriptor wait's place on that descriptor's list
-	 * (epoll.c), set up by the wait (io.c). */
+	 * (epoll.c), set up by the wait (io.c); linked 0 at creation
+	 * (create.c), and unlinked as the thread exits. */
 	struct green_io_node io_node;
 
 	/* Written by the sender as it hands a signal to a sigwait (deliver.c). */

@@ -59,6 +59,20 @@ static inline long green_k_getitimer(int which, struct itimerval *ov)
 #define GREEN_SYS_PSELECT6 SYS_pselect6
 #endif
 
+/* timer_settime of a kernel POSIX timer (its id as the kernel gave it),
+ * relative, in nanoseconds: the *_time64 call where there is one */
+static inline long green_k_timer_settime(int id, unsigned long long value, unsigned long long every)
+{
+#ifdef SYS_timer_settime64
+	long long v[4] = { every / 1000000000u, every % 1000000000u, value / 1000000000u, value % 1000000000u };
+	return __syscall(SYS_timer_settime64, id, 0, v, 0);
+#else
+	struct itimerspec v = { { every / 1000000000u, every % 1000000000u },
+	                        { value / 1000000000u, value % 1000000000u } };
+	return __syscall(SYS_timer_settime, id, 0, &v, 0);
+#endif
+}
+
 static inline const void *green_k_ts(const struct timespec *ts, long long buf[2])
 {
 #ifdef SYS_ppoll_time64

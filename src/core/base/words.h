@@ -18,9 +18,9 @@
  *              Cleared: a yield (sched.c, green_pending_clear_yield),
  *              preempt.c.  Also held by: the run queue's level bitmap
  *              (runq.h), from which it is derived.
- *   [SLICE]    the quantum is used.  Set: tick.c.  Cleared: a yield,
+ *   [SLICE]    the slice is used.  Set: tick.c.  Cleared: a yield,
  *              preempt.c (a flag older than the last switch is dropped:
- *              __green_tick_slice_pending_over).
+ *              __green_tick_deferred).
  *   [SIG]      signals arrived for dispatch.  Set and cleared: deliver.c.
  *              Also held by: the pending sets of the process and the
  *              threads (gsignal.h), which say which; this says "look".

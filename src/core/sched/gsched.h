@@ -13,19 +13,35 @@
 hidden void __green_init(void);                 /* lazy, idempotent */
 hidden int __green_block(void);                 /* current must already be queued/marked */
 hidden void __green_yield(void);
+hidden void __green_preempt_yield(int how);     /* the tick preempts (tick.c's GREEN_PREEMPT_*) */
 /* sched_yield's gate, __green_yield_gate, is a packed word (words.h) */
 hidden void __green_ready(struct green_thread *, int front);   /* front: ahead of its level */
 hidden void __green_wake(struct green_thread *, int why);
 hidden void __green_wake_first(struct green_thread *, int why);   /* ahead of its level */
+hidden void __green_wake_sleeper(struct green_thread *);   /* with 0, where threads that slept queue */
 hidden _Noreturn void __green_exit_switch(void);
 hidden int __green_wait(struct gq *, enum gwait, const void *obj, uint64_t deadline);
 hidden int __green_wait_first(struct gq *, enum gwait, const void *obj, uint64_t deadline);
+hidden int __green_park(enum gwait, const void *obj);   /* on no queue, no deadline, the cancel looked at */
 hidden void __green_unpreempted(void (*func)(void *), void *ctx);
 /* 1 while the scheduler waits in the kernel for want of a runnable
  * thread.  One owner and one writer: sched.c's idle(), around its call
  * of the idle wait; the tick reads it (a tick then only stops, as the
  * wait has every descriptor and the nearest deadline). */
 extern hidden int __green_idling;
+/* The idle wait's timeout as the kernel takes it (two 64-bit words),
+ * while a handler may cut it (poll.c; 0 otherwise): a handler that
+ * records a signal for the scheduler cuts it to 0, so that the wait it
+ * came before returns at once (sched.c's idle). */
+extern hidden long long *volatile __green_idle_kts;
+static inline void green_idle_cut(void)
+{
+	volatile long long *k = __green_idle_kts;
+	if (k) {
+		k[0] = 0;
+		k[1] = 0;
+	}
+}
 
 /* ---- queue helpers (queue.c; the common cases of push and pop in line,
  * as every wait and wake takes one: they are the most of a ping-pong) */

@@ -17,7 +17,8 @@
  *          holds a thread; walked from its head, every thread is live,
  *          RUNNABLE, at that level, linked back to the one before it,
  *          and the last is the tail; no walk is longer than the number
- *          of live threads (a cycle);
+ *          of live threads (a cycle); the threads on every level are as
+ *          many as the queue's count (runq.h);
  *   heap   the timer heap is ordered, each entry knows its place and is
  *          BLOCKED (timer.c, __green_timers_check).
  *
@@ -90,6 +91,7 @@ static void check_to(struct green_thread *from, struct green_thread *to)
 static void check_runq(struct green_thread *to)
 {
 	unsigned limit = (unsigned)__green_live + 1;
+	unsigned long all = 0;
 
 	for (unsigned l = 0; l < RQ_LEVELS; l++) {
 		struct gq *q = &__green_runq.lv[l];
@@ -112,7 +114,10 @@ static void check_runq(struct green_thread *to)
 			green_check(t, ++n <= limit, "the run queue", "a cycle", "a list no longer than the live threads");
 		}
 		green_check(q->tail, q->tail == prev, "the run queue's tail", "not its last thread", "the last thread");
+		all += n;
 	}
+	green_check(to, __green_runq.n == all, "the run queue's count (the fair slice's divisor)",
+	            "not the threads on it", "the threads on it");
 }
 
 hidden void __green_check_switch(struct green_thread *from, struct green_thread *to)

@@ -22,19 +22,19 @@
 
 hidden void __green_preempt_now(void)
 {
-	int yield, slice;
+	int yield, slice, woke = 0, how = 0;
 
 	if (green_pending_is(GREEN_PEND_REAP)) __green_reap_pending();   /* switch.c */
 	__green_sig_dispatch_arrived();   /* if GREEN_PEND_SIG was set */
 	if (green_pending_take(GREEN_PEND_POLL)) {
 		GREEN_ENTER();
-		__green_tick_check();
+		woke = __green_tick_check();
 		green_np_down();
 	}
 	yield = green_pending_take(GREEN_PEND_YIELD);
 	slice = green_pending_take(GREEN_PEND_SLICE);
-	if (yield || (slice && __green_tick_slice_pending_over()))
-		__green_yield();
+	if (yield) __green_yield();
+	else if ((slice || woke) && (how = __green_tick_deferred(slice))) __green_preempt_yield(how);
 	green_sig_check(__green_cur);
 }
 

@@ -27,6 +27,7 @@
 struct green_runq {
 	struct gq lv[RQ_LEVELS];
 	unsigned long bits[RQ_WORDS];
+	unsigned long n;   /* threads on the run queue, every level: the fair slice's divisor (tick.c) */
 };
 extern hidden struct green_runq __green_runq;
 hidden void __green_runq_reset(void);            /* runq.c: in a fork child */
@@ -100,6 +101,7 @@ static inline void runq_push(struct green_thread *t)
 	t->q_next = 0;
 	t->q_prev = p;
 	q->tail = t;
+	__green_runq.n++;
 	if (p) {
 		p->q_next = t;
 	} else {
@@ -120,6 +122,7 @@ static inline void runq_push_front(struct green_thread *t)
 	t->q_prev = 0;
 	t->q_next = n;
 	q->head = t;
+	__green_runq.n++;
 	if (n) {
 		n->q_prev = t;
 	} else {
@@ -129,15 +132,66 @@ static inline void runq_push_front(struct green_thread *t)
 	runq_note(t, l);
 }
 
+/* A thread that slept (its descriptor became ready, at a tick or in the
+ * idle wait): ahead of the threads of its level that a tick preempted
+ * (computing), behind every other; at the tail when none computes, the
+ * usual case, after one look at the tail.  The preempted ones are the
+ * tail's run: the walk back is as long as they are many.  The first of
+ * them lets RUNQ_PASSES sleepers ahead, then they queue behind it too:
+ * threads that keep waking cannot keep the computing ones off the CPU
+ * (at most RUNQ_PASSES turns of sleepers, each a minimum granularity
+ * before the tick sends it behind as computing in turn: tick.c). */
+#define RUNQ_PASSES 8
+static inline void runq_push_sleeper(struct green_thread *t)
+{
+	unsigned l = green_level(t);
+	struct gq *q = &__green_runq.lv[l];
+	struct green_thread *p = q->tail, *f;
+
+	if (__builtin_expect(!p || !p->computing, 1)) {
+		runq_push(t);
+		return;
+	}
+	while (p && p->computing) p = p->q_prev;
+	f = p ? p->q_next : q->head;   /* the first computing one */
+	if (f->passes >= RUNQ_PASSES) {
+		runq_push(t);
+		return;
+	}
+	f->passes++;
+	if (!p) {
+		runq_push_front(t);
+		return;
+	}
+	t->q = q;
+	t->q_prev = p;
+	t->q_next = f;
+	f->q_prev = t;
+	p->q_next = t;
+	__green_runq.n++;
+	runq_note(t, l);
+}
+
 /* Make t runnable: at the front of its level when front, else at its
  * tail; the first thread made runnable beside the running one starts
  * the ticks (__green_ready is the out-of-line copy). */
 static inline void runq_ready(struct green_thread *t, int front)
 {
 	t->state = GS_RUNNABLE;
+	t->computing = 0;   /* it waited */
 	if (front) runq_push_front(t);
 	else runq_push(t);
 	if (!__green_ticking) __green_tick_arm();   /* two threads can run now */
+}
+
+/* The same for a thread whose descriptor became ready: a sleeper's
+ * place (runq_push_sleeper). */
+static inline void runq_ready_sleeper(struct green_thread *t)
+{
+	t->state = GS_RUNNABLE;
+	t->computing = 0;
+	runq_push_sleeper(t);
+	if (!__green_ticking) __green_tick_arm();
 }
 
 /* Make a blocked t runnable with `why` as its wait's result, t already
@@ -162,6 +216,19 @@ static inline void green_wake(struct green_thread *t, int why, int front)
 	green_wake_off(t, why, front);
 }
 
+/* The same for a thread whose descriptor became ready (the multiplexer,
+ * src/sysio/): a sleeper's place (runq_push_sleeper), woken with 0. */
+static inline void green_wake_sleeper(struct green_thread *t)
+{
+	if (t->state != GS_BLOCKED) return;
+	if (t->q) __gq_remove(t);
+	if (t->heap_idx) __green_timer_del(t);
+	t->wake = 0;
+	t->wait = GW_NONE;
+	t->wait_obj = 0;
+	runq_ready_sleeper(t);
+}
+
 /* the head of level l, which is not empty */
 static inline struct green_thread *runq_pop_at(unsigned l)
 {
@@ -175,6 +242,7 @@ static inline struct green_thread *runq_pop_at(unsigned l)
 	}
 	t->q = 0;
 	t->q_next = 0;
+	__green_runq.n--;
 	return t;
 }
 
@@ -211,8 +279,15 @@ static inline struct green_thread *runq_rotate(struct green_thread *t, unsigned 
  * choice (explore.c); 0 if none is runnable */
 static inline struct green_thread *runq_pick(void)
 {
-	int l = runq_top();
-	if (l < 0) return 0;
+	int l;
+
+	/* every thread at level 0, no exploration (the gate's bytes, as
+	 * sched_yield reads them): level 0's queue, at an address known at
+	 * link time, without the bit scan */
+	if (__builtin_expect(!(__green_yield_gate.flag[GREEN_GATE_LEVELS] |
+	                       __green_yield_gate.flag[GREEN_GATE_EXPLORE]), 1))
+		return __green_runq.lv[0].head ? runq_pop_at(0) : 0;
+	if ((l = runq_top()) < 0) return 0;
 	return __green_xmode ? __green_explore_pick() : runq_pop_at(l);
 }
 
@@ -221,6 +296,7 @@ static inline void runq_remove(struct green_thread *t)
 {
 	unsigned l = t->q - __green_runq.lv;
 	__gq_remove(t);
+	__green_runq.n--;
 	if (!__green_runq.lv[l].head)
 		__green_runq.bits[l / RQ_BITS] &= ~(1UL << l % RQ_BITS);
 }

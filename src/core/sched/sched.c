@@ -78,12 +78,21 @@ hidden int __green_idling;   /* idle()'s alone to write (gsched.h) */
 
 /* Pick the next thread to run; idles while there is none.  May return
  * the current thread if it was woken while idling. */
+hidden long long *volatile __green_idle_kts;   /* the idle wait's (poll.c) */
+hidden unsigned long __green_idles;             /* idle waits so far: the tick's look (tick.c) */
+
 /*
  * Wait in the kernel until the deadline, an I/O event or a signal.  We are
  * inside the library, so a signal caught meanwhile is only recorded; it is
- * dispatched here (which may make a thread runnable).  All signals are
- * blocked from the last look at the recorded set until the wait, which
- * unblocks them atomically: none can arrive unseen in between.
+ * dispatched here (which may make a thread runnable).  No signal may be
+ * caught unseen between the last look at the recorded set and the wait.
+ * Usually the wait's own timeout sees to it, with no system call: from
+ * before that look, a handler that records a signal cuts the timeout to
+ * 0 (green_idle_cut), so that a wait that has not begun returns at once,
+ * and one that has is interrupted.  Where the timeout cannot be cut
+ * (__green_poll_maskless), and before threads exist (a handler of the
+ * program's then runs in place of the catcher), all signals are blocked
+ * from the look until the wait, which unblocks them atomically.
  */
 static void idle(uint64_t deadline)
 {
@@ -92,15 +101,22 @@ static void idle(uint64_t deadline)
 
 	if (__green_xmode && __green_vclock_jump(deadline)) return;   /* virtual time */
 	if (__green_xmode) t0 = __green_real_now();
-	__syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, _NSIG / 8);
-	if (!green_pending_is(GREEN_PEND_SIG)) {
+	__green_idles++;
+	if (green_active() && __green_poll_maskless()) {
 		__green_idling = 1;
-		r = __green_poll_wait(deadline, &old);
+		r = __green_poll_wait(deadline, 0);   /* the look is there, after the cut can be made */
 		__green_idling = 0;
+	} else {
+		__syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, _NSIG / 8);
+		if (!green_pending_is(GREEN_PEND_SIG)) {
+			__green_idling = 1;
+			r = __green_poll_wait(deadline, &old);
+			__green_idling = 0;
+		}
+		/* what the catcher caught meanwhile stays blocked until dispatched */
+		restore = old | __green_sig_held;
+		__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &restore, 0, _NSIG / 8);
 	}
-	/* what the catcher caught meanwhile stays blocked until dispatched */
-	restore = old | __green_sig_held;
-	__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &restore, 0, _NSIG / 8);
 	if (r == -EINTR && !green_active() && __green_cur->state == GS_BLOCKED) {
 		/* no threads yet, so signals are the kernel's: the program's
 		 * handler ran in the wait, which it interrupts (a sem_wait on a
@@ -130,7 +146,7 @@ static __attribute__((noinline)) struct green_thread *idle_until_runnable(void)
 	}
 }
 
-static inline struct green_thread *pick_next(void)
+static inline __attribute__((always_inline)) struct green_thread *pick_next(void)
 {
 	struct green_thread *next;
 
@@ -158,6 +174,13 @@ hidden void __green_ready(struct green_thread *t, int front)
 hidden void __green_wake(struct green_thread *t, int why)
 {
 	green_wake(t, why, 0);
+}
+
+/* Wake t with 0 where a thread that slept queues: ahead of the ones a
+ * tick preempted (runq.h; green_wake_sleeper is the copy in line). */
+hidden void __green_wake_sleeper(struct green_thread *t)
+{
+	green_wake_sleeper(t);
 }
 
 /* Wake t ahead of the threads already runnable at its level: a signal
@@ -226,6 +249,19 @@ hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t
 	return wait_on(q, 0, kind, obj, deadline);
 }
 
+/* The I/O layer's usual wait (src/sysio/io.h): on no queue (the
+ * descriptor's list of waiters is its own), no deadline, a pending
+ * cancel already looked at.  Inside GREEN_ENTER. */
+hidden int __green_park(enum gwait kind, const void *obj)
+{
+	struct green_thread *self = __green_cur;
+
+	self->wake = 0;
+	self->wait = kind;
+	self->wait_obj = obj;
+	return block();
+}
+
 /* The same, queued ahead of the waiters of the caller's own level. */
 hidden int __green_wait_first(struct gq *q, enum gwait kind, const void *obj, uint64_t deadline)
 {
@@ -276,15 +312,21 @@ static inline void yield_busy_done(void)
 		yield_busy_pending();
 }
 
-hidden void __green_yield(void)
+/* A yield's start: into the section, deadlines that passed woken; the
+ * run queue's top level. */
+static inline int yield_begin(void)
 {
-	struct green_thread *self = __green_cur, *next;
-	int top;
-
 	GREEN_ENTER();
 	if (__green_timers_pending())
 		__green_timers_expire(__green_now(), 0);
-	top = runq_top();
+	return runq_top();
+}
+
+hidden void __green_yield(void)
+{
+	struct green_thread *self = __green_cur, *next;
+	int top = yield_begin();
+
 	if (top >= green_level(self)) {   /* someone of its level or above */
 		self->state = GS_RUNNABLE;
 		if (top == green_level(self) && !__green_xmode) {
@@ -295,6 +337,35 @@ hidden void __green_yield(void)
 		}
 		if (next != self) green_switch(self, next);
 		else self->state = GS_RUNNING;   /* GREEN_SCHED's choice */
+	}
+	yield_done();
+}
+
+/* The tick takes the CPU from the running thread (tick.c): `how` says
+ * where it queues.  GREEN_PREEMPT_TAIL: its slice is used, to the tail;
+ * GREEN_PREEMPT_KEEP: a thread that slept waits, and the running one
+ * goes back first among the computing ones (runq.h's sleeper place,
+ * then marked computing), to run again after the sleepers;
+ * GREEN_PREEMPT_HIGHER: a thread of a higher priority runs, as
+ * __green_yield.  Either way the thread is computing now: threads that
+ * slept queue ahead of it. */
+hidden void __green_preempt_yield(int how)
+{
+	struct green_thread *self = __green_cur, *next;
+
+	if (how == GREEN_PREEMPT_HIGHER || __green_xmode) {
+		__green_yield();
+		return;
+	}
+	if (yield_begin() >= green_level(self)) {   /* someone of its level or above */
+		self->state = GS_RUNNABLE;
+		if (how == GREEN_PREEMPT_KEEP) runq_push_sleeper(self);
+		else runq_push(self);
+		self->computing = 1;
+		self->passes = 0;
+		next = runq_pop_at(runq_top());
+		if (next != self) green_switch(self, next);
+		else self->state = GS_RUNNING;
 	}
 	yield_done();
 }

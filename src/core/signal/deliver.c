@@ -70,6 +70,7 @@
 #include "signal/gsignal.h"
 #include "stack/gstack.h"
 #include "sched/runq.h"
+#include "sched/tick.h"
 
 hidden uint64_t __green_proc_pend;
 hidden struct green_sigl __green_proc_q;        /* its instances (sigqueue.c) */
@@ -253,7 +254,8 @@ hidden void __green_sig_hand_over(struct green_thread *t, int s, const siginfo_t
 {
 	t->sigwait_got = s;
 	t->sigwait_si = *si;
-	__green_wake(t, 0);
+	__green_wake_sleeper(t);   /* it slept: ahead of threads that compute */
+	__green_tick_soon();
 }
 
 /* Interrupt t's wait so that it runs its handler (EINTR to the wait),
@@ -263,6 +265,7 @@ hidden void __green_sig_interrupt(struct green_thread *t)
 	if (t->state != GS_BLOCKED) return;
 	t->intr_at = __green_now();     /* what nanosleep reports left */
 	__green_wake_first(t, EINTR);
+	__green_tick_soon();            /* it preempts a thread that computes */
 }
 
 /* Inside GREEN_ENTER: s is pending for t now; end its wait if it can
@@ -387,6 +390,7 @@ hidden void __green_sig_generate(int s, siginfo_t *si, void *uc)
 		if (!(arrived & BIT(s))) ainfo[s] = *si;   /* else a standard one: merged */
 		green_bits_or(&arrived, BIT(s));
 		green_pending_set(GREEN_PEND_SIG);
+		green_idle_cut();   /* the scheduler idles, or is about to: not for long */
 		return;
 	}
 	green_np_up();

@@ -106,6 +106,7 @@ static inline void green_bits_clear(volatile uint64_t *w, uint64_t b)
 /* the virtual state (deliver.c) */
 extern hidden struct sigaction __green_sig_disp[NSIG_V];   /* the program's dispositions */
 extern hidden uint64_t __green_sig_caught;   /* the kernel runs the catcher for these */
+extern hidden uint64_t __green_sigpend_seen; /* made pending since sigaction looked (sigqueue.c) */
 extern hidden struct green_sigl __green_proc_q;   /* the instances of __green_proc_pend */
 extern hidden int __green_sig_virtual;       /* threads exist: the state is green's */
 

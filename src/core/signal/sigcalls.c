@@ -23,10 +23,14 @@ hidden int __green_sigaction(int s, const struct sigaction *sa, struct sigaction
 		struct sigaction ign = { .sa_handler = SIG_IGN };
 		if (s != SIGALRM) __libc_sigaction(s, &ign, 0);
 		__green_sig_caught &= ~BIT(s);
-		/* pending ignored signals are discarded */
+		/* pending ignored signals are discarded: the threads are
+		 * walked only if s was made pending since the last walk */
 		__green_sigq_drop(&__green_proc_pend, &__green_proc_q, BIT(s));
-		for (struct green_thread *t = __green_all; t; t = t->all_next)
-			__green_sigq_drop(&t->sigpend, &t->sigq, BIT(s));
+		if (__green_sigpend_seen & BIT(s)) {
+			for (struct green_thread *t = __green_all; t; t = t->all_next)
+				__green_sigq_drop(&t->sigpend, &t->sigq, BIT(s));
+			__green_sigpend_seen &= ~BIT(s);
+		}
 	} else if (s == SIGSEGV) {
 		/* the guard-page handler stays the kernel's and chains here */
 	} else if (sa->sa_handler != SIG_DFL || s == SIGALRM) {

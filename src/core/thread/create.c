@@ -19,6 +19,7 @@
 #include <limits.h>
 #include "record/record.h"
 #include "base/gthread.h"
+#include "fdwait.h"
 #include "base/section.h"
 #include "sched/gsched.h"
 #include "thread/lifecycle.h"
@@ -221,6 +222,7 @@ static inline __attribute__((always_inline)) int create(pthread_t *restrict res,
 	t->arg = arg;
 	t->c11 = c11;
 	t->np = 1;   /* the switch that first runs it is a section; it ends in thread_start */
+	t->io_node.linked = t->io_node.waiting = 0;   /* on no descriptor's list (src/sysio/io.h) */
 	t->detached = attr.detached;
 	t->sigmask = self->sigmask;   /* POSIX: the creator's mask; nothing pending */
 	if (attr.explicit_sched) {
@@ -277,6 +279,7 @@ static inline __attribute__((always_inline)) _Noreturn void exit_rest(struct gre
 		GREEN_LEAVE();
 		exit(0);
 	}
+	if (self->io_node.linked) __green_io_thread_exit(self);   /* stayed on a list (src/sysio/io.h) */
 	if (self->joiner) green_wake(self->joiner, 0, 0);   /* runq.h, not the out-of-line copy */
 	if (self->detached) __green_registry_del(self);   /* no longer a target */
 	__green_exit_switch();

@@ -1,0 +1,132 @@
+/*
+ * fastio.h — the fast path of a read or write on a socket, in line in
+ * read and write (src/members/read.c, write.c).
+ *
+ * What a server's connection threads do most: a read that finds its
+ * data, a write the socket takes whole, a read that must wait.  Each
+ * looks at the descriptor's one entry (fdtab.h) and makes the system
+ * call with MSG_DONTWAIT, as the engine's general path (dispatch.c,
+ * fdio.c) would, without its layers:
+ *
+ *   read   a socket whose reads lately found nothing (fdkind.c) waits
+ *          for readiness first (__sysio_sock_read); any other tries
+ *          recvfrom, and only an EAGAIN goes on to wait;
+ *   write  sendto; all of it taken: done; a part, or EAGAIN, goes on to
+ *          wait and finish (__sysio_sock_write).
+ *
+ * Anything else (another kind, a kind not yet learnt, a read or write
+ * of 0 bytes, a number beyond the table) answers GREEN_IO_GENERAL, and
+ * the call takes the general path, musl's entry for blocking calls
+ * (src/stubs/__syscall_cp.c), as before threads exist, in a posix_spawn
+ * child, or with a cancel pending.  So does a call that failed with
+ * EFAULT, which the general path makes again once a parked copied
+ * thread's stack is loaded: GREEN_IO_GENERAL is -EFAULT, so that the
+ * caller's one test covers both.
+ *
+ * Budgets (tests/budget.sh, docs/fastpaths.md): a read that finds data
+ * and a write taken whole, each under 60 instructions with musl's
+ * wrapper, above the system call itself.
+ */
+#ifndef GREEN_FASTIO_H
+#define GREEN_FASTIO_H
+#include <errno.h>
+#include <sys/socket.h>
+/* <sys/epoll.h> brings musl's <endian.h>, whose byte-swap helpers GCC's
+ * -Wparentheses dislikes (musl's headers are not system headers here) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wparentheses"
+#include <sys/epoll.h>
+#pragma GCC diagnostic pop
+#include "base/section.h"
+#include "sched/tick.h"
+#include "fdtab.h"
+#include "fdwait.h"
+#include "io.h"
+#include "ioq.h"
+
+#define GREEN_IO_GENERAL (-EFAULT)
+
+/* fdio.c: the rest of a socket read that must wait (r: -EAGAIN from a
+ * first attempt, 0 when it waits first: green_sock_read, below, out of
+ * line), of a write that the socket did not take whole (r: the first
+ * attempt's result) */
+hidden long __sysio_sock_read(int fd, void *buf, size_t len, int cp, long r);
+hidden long __sysio_sock_write(int fd, const void *buf, size_t len, int cp, long r);
+hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind, int cp);
+hidden long __sysio_waited(int r, int cp);
+
+static inline long green_recv_nowait(int fd, void *buf, size_t len)
+{
+	return __syscall(SYS_recvfrom, fd, buf, len, MSG_DONTWAIT, 0, 0);
+}
+
+/*
+ * A read of a socket (fd in the table) that found nothing (r -EAGAIN)
+ * or waits first (r 0): wait for readiness, then try; a descriptor the
+ * program made non-blocking gets the kernel's answer instead.  The wait
+ * is the usual one in line (io.h), io.c's otherwise.  A read that
+ * waited first and was woken by the first look at the kernel after it
+ * parked, no other thread run in between, would have found its data by
+ * trying: its descriptor's reads try first again (fdkind.c).
+ */
+static inline long green_sock_read(int fd, void *buf, size_t len, int cp, long r)
+{
+	struct green_fd *f = &__green_fds[fd];
+	unsigned long sw = __green_nswitch;
+	int first = !r, w;
+
+	if (green_fd_nonblocking(f, fd)) return first ? green_recv_nowait(fd, buf, len) : r;
+	if (!first) green_fd_missed(f);
+	for (;;) {
+		struct green_thread *self = __green_cur;
+		if (cp) self->canceling = 1;
+		GREEN_ENTER();
+		w = green_cancel_due(self) ? ECANCELED : green_usual_wait(fd, EPOLLIN, f, io_key(fd, GREEN_IN), GW_FD);
+		GREEN_LEAVE();
+		if (cp) self->canceling = 0;
+		if (__builtin_expect(w < 0, 0)) w = __green_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_FD, cp);
+		if (w && (r = __sysio_waited(w, cp))) return r;
+		r = green_recv_nowait(fd, buf, len);
+		if (r != -EAGAIN) break;
+		first = 0;
+	}
+	if (first && sw == __green_nswitch) f->miss = 0;   /* trying would have found it */
+	return r;
+}
+
+static inline long green_fast_io(long nr, long fd, long buf, long len, int cp)
+{
+	struct green_fd *f;
+	long r;
+
+	if ((unsigned long)fd >= GREEN_FDS_MAX) return GREEN_IO_GENERAL;
+	f = &__green_fds[fd];
+	if (f->kind != FD_SOCKET || !len) return GREEN_IO_GENERAL;
+	if (nr == SYS_read) {
+		if (f->miss >= FD_MISS_TRUST) return __sysio_sock_read(fd, (void *)buf, len, cp, 0);
+		r = __syscall(SYS_recvfrom, fd, buf, len, MSG_DONTWAIT, 0, 0);
+		if (r == -EAGAIN) return __sysio_sock_read(fd, (void *)buf, len, cp, r);
+		f->miss = 0;
+		return r;
+	}
+	r = __syscall(SYS_sendto, fd, buf, len, MSG_DONTWAIT, 0, 0);
+	if (r == len) return r;
+	return __sysio_sock_write(fd, (const void *)buf, len, cp, r);
+}
+
+/* fd's entry when the fast path takes a read or write of len bytes on
+ * it: threads exist, the caller is not a posix_spawn child (kcrit:
+ * gthread.h) and has no cancel pending, fd is a socket; else 0 */
+static inline struct green_fd *green_fast_fd(long fd, unsigned long len)
+{
+	struct green_thread *self;
+	struct green_fd *f;
+
+	if (!green_active() || (unsigned long)fd >= GREEN_FDS_MAX || !len) return 0;
+	self = __green_cur;
+	if (self->kcrit | self->cancel_pending) return 0;
+	f = &__green_fds[fd];
+	return f->kind == FD_SOCKET ? f : 0;
+}
+
+#endif

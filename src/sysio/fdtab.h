@@ -1,0 +1,80 @@
+/*
+ * fdtab.h — everything green keeps about one descriptor number, in one
+ * entry: the facts fdkind.c learns (its kind, whether the program made
+ * it non-blocking, whether its reads lately found nothing) and the
+ * epoll backend's registration and waiters (epoll.c).  A read or write
+ * on the fast path (fastio.h) looks at one entry, one cache line, once.
+ *
+ * One entry per number below GREEN_FDS_MAX, the kernel's default limit
+ * (fs.nr_open); only the pages of numbers in use are ever touched.  A
+ * number beyond has no entry: its kind is asked with fstat at each call
+ * and the epoll backend gives way to poll (epoll.c).
+ *
+ * Who writes what: the running thread, inside a no-preempt section
+ * where a tick or another thread could see a half-made change (learning
+ * a kind, registering, linking a waiter); the miss streak alone is
+ * written outside one, a byte that nobody else reads half-written.  The
+ * tick's multiplexer round reads the epoll fields (head, reg, serial,
+ * inst, lgen) at any instruction outside sections.
+ */
+#ifndef GREEN_FDTAB_H
+#define GREEN_FDTAB_H
+#include "base/gthread.h"
+#include "base/gconfig.h"
+
+/* a descriptor's kind (fdkind.c) */
+enum { FD_UNKNOWN, FD_NEVER_WAITS, FD_WAITS, FD_WAITS_NO_NOWAIT, FD_SOCKET };
+
+struct green_fd {
+	/* epoll.c: the threads waiting on it, valid while lgen is the
+	 * lists' generation; what is registered, valid while inst is the
+	 * instance's; the registration's serial, in its events' data */
+	struct green_io_node *head;
+	unsigned reg, serial, inst, lgen;
+	/* fdkind.c: O_NONBLOCK as learnt (era << 1 | non-blocking; any
+	 * other era: ask again), the kind, and the reads' first attempts
+	 * that found nothing, in a row (FD_MISS_TRUST and up: a blocking
+	 * read waits for readiness first); counted only while ticks may
+	 * run (green_fd_missed): under GREEN_QUANTUM_MS=0 no tick bounds a
+	 * wrong guess, and a thread that keeps yielding would keep a read
+	 * that waits first from data already there */
+	unsigned nb;
+	unsigned char kind;
+	unsigned char miss;
+};
+
+#define GREEN_FDS_MAX (1u << 20)
+#define FD_MISS_TRUST 2
+
+/* A read of f's descriptor found nothing first: one miss more. */
+static inline void green_fd_missed(struct green_fd *f)
+{
+	if (f->miss < FD_MISS_TRUST && __green_config.quantum_us) f->miss++;
+}
+
+extern hidden struct green_fd __green_fds[GREEN_FDS_MAX];
+extern hidden unsigned __green_fds_end;   /* above the highest number with an entry in use */
+
+extern hidden unsigned __green_fd_era;     /* of the O_NONBLOCK answers (fdkind.c) */
+hidden int __green_fd_nonblocking(int fd);
+
+/* Did the program make fd, whose entry f is, non-blocking?  Asked of the
+ * kernel only when the answer is not known in this era (fdkind.c). */
+static inline int green_fd_nonblocking(const struct green_fd *f, int fd)
+{
+	return f->nb >> 1 == __green_fd_era ? (int)(f->nb & 1) : __green_fd_nonblocking(fd);
+}
+
+/* fd's entry, or 0 beyond the table (a negative number included) */
+static inline struct green_fd *green_fd(long fd)
+{
+	return (unsigned long)fd < GREEN_FDS_MAX ? &__green_fds[fd] : 0;
+}
+
+/* the entry is about to hold something of fd's */
+static inline void green_fd_used(unsigned fd)
+{
+	if (fd >= __green_fds_end) __green_fds_end = fd + 1;
+}
+
+#endif
