@@ -11,7 +11,6 @@
 #include "base/gthread.h"
 #include "base/section.h"
 #include "sched/gsched.h"
-#include "sched/tick.h"
 #include "fdwait.h"
 #include "fastio.h"
 #include "sysio.h"

@@ -65,7 +65,6 @@
 #include "base/gthread.h"
 #include "base/section.h"
 #include "fdwait.h"
-#include "base/gconfig.h"
 #include "fdtab.h"
 #include "io.h"
 

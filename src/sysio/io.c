@@ -58,7 +58,6 @@
 #include "sched/gsched.h"
 #include "fdwait.h"
 #include "signal/gsignal.h"
-#include "base/gconfig.h"
 #include "io.h"
 #include "ioq.h"
 #include "sysio.h"
@@ -115,6 +114,17 @@ static void node(struct green_io_node *n, int fd, unsigned events)
 	n->waiting = 1;
 }
 
+/* the usual wait in its own section: a cancel already due ends it */
+static inline int usual_wait_section(struct green_thread *self, int fd, unsigned ev,
+                                     struct green_fd *e, const void *key, enum gwait kind)
+{
+	int r;
+	GREEN_ENTER();
+	r = green_cancel_due(self) ? ECANCELED : green_usual_wait(fd, ev, e, key, kind);
+	GREEN_LEAVE();
+	return r;
+}
+
 hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind, int cp)
 {
 	struct green_thread *self = __green_cur;
@@ -127,11 +137,7 @@ hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kin
 
 	if (fd < 0) return EBADF;
 	if (e && deadline == GREEN_NO_DEADLINE) {
-		if (cp) self->canceling = 1;
-		GREEN_ENTER();
-		r = green_cancel_due(self) ? ECANCELED : green_usual_wait(fd, ev, e, key, kind);
-		GREEN_LEAVE();
-		if (cp) self->canceling = 0;
+		r = GREEN_CP_WAIT_AS(self, cp, usual_wait_section(self, fd, ev, e, key, kind));
 		if (r >= 0) return r;
 	}
 	/* any other: the node off the list it stayed on after a usual wait,
