@@ -11,7 +11,7 @@
  * lanes of the first block before s and of the last block beyond n are
  * masked off.  Under memcheck the bytes of a block outside the object
  * read as undefined (partial loads); tests/check_string.c scans past
- * the ends of malloc'd strings that way in check-valgrind, without a
+ * the ends of malloc'd strings that way in the valgrind mode, without a
  * report.
  */
 #include <emmintrin.h>
