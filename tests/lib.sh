@@ -114,7 +114,7 @@ timeout_of() {
 # failing seed of PROGRAM within EXPLORE_RUNS runs, the failure is the
 # program's own (not a timeout) and printed its schedule hash, and the
 # seed replays: 5 of 5 re-runs fail with the same decision hash
-# (tests/explore.sh, tests/explore-memory.sh)
+# (tests/explore/explore.sh, tests/explore/explore-memory.sh)
 EXPLORE_RUNS=300
 find_and_replay() {
 	_opt=--strategy=$3

@@ -14,7 +14,7 @@ for t do
 	case $log in /*) ;; *) log=$b/$log ;; esac
 	[ -f "$log" ] || continue
 	# every Check run in the log (a script may run the runner more than once)
-	# (a run marked "timeouts rerun below", the 1to1 row of tests/modes.txt,
+	# (a run marked "timeouts rerun below", the 1to1 row of tests/unit/modes.txt,
 	# counts only its passes: the rerun that follows counts what timed out)
 	for line in $(grep -E '^[0-9]+%: Checks: [0-9]+' "$log" | sed -E 's/.*Checks: ([0-9]+), Failures: ([0-9]+), Errors: ([0-9]+)(.*)/\1:\2:\3:\4/; s/:[^:0-9][^:]*rerun below.*$/:r/; s/:$/:-/; s/ /_/g'); do
 		c=${line%%:*} rest=${line#*:} fl=${rest%%:*} rest=${rest#*:} e=${rest%%:*} mark=${rest#*:}

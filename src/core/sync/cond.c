@@ -97,7 +97,7 @@ int pthread_cond_destroy(pthread_cond_t *c)
 
 /* Bump the sequence and wake n shared waiters (the caller saw some).
  * Out of line, as shared_wait: the shared paths need real atomics, the
- * private ones none (tests/nolock.sh). */
+ * private ones none (tests/tools/nolock.sh). */
 static __attribute__((noinline)) void shared_signal(struct gcond *c, int n)
 {
 	__sync_fetch_and_add(&c->seq, 1);

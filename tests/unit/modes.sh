@@ -1,12 +1,12 @@
 #!/bin/sh
 # modes.sh tests/modes/NAME.mode — one row of the mode matrix
-# (tests/modes.txt): its program run under its environment, with its
+# (tests/unit/modes.txt): its program run under its environment, with its
 # arguments, as its "how" column says.  make check runs it once per row
 # (MODE_LOG_COMPILER, tests/include.am); by hand:
-#   GREEN_BUILD=build GREEN_SRC=. sh tests/modes.sh copied
+#   GREEN_BUILD=build GREEN_SRC=. sh tests/unit/modes.sh copied
 # Exit status: 0 passed, 77 skipped (with the reason), else failed.
 . "$GREEN_SRC/tests/lib.sh"
-TABLE=$S/tests/modes.txt
+TABLE=$S/tests/unit/modes.txt
 name=${1:?usage: modes.sh NAME or modes/NAME.mode}
 name=${name##*/}
 name=${name%.mode}
@@ -32,14 +32,14 @@ if [ -n "${GREEN_MODES:-}" ]; then
 		printf '%s\n' "$table" | grep -qx "$n" || bad="$bad $n (only in MODE_TESTS)"
 	done
 	if [ -n "$bad" ]; then
-		echo "modes.sh: tests/modes.txt and MODE_TESTS in tests/include.am differ:$bad"
+		echo "modes.sh: tests/unit/modes.txt and MODE_TESTS in tests/include.am differ:$bad"
 		exit 1
 	fi
 fi
 
 row=$(rows | awk -F'|' -v n="$name" '$1 == n')
 if [ -z "$row" ]; then
-	echo "modes.sh: no row '$name' in tests/modes.txt"
+	echo "modes.sh: no row '$name' in tests/unit/modes.txt"
 	exit 1
 fi
 IFS='|' read -r _ prog how envs args why <<EOF
