@@ -4,7 +4,7 @@
  *
  *   echo [inproc|fork] [connections] [messages]
  *
- * The program is the one tests/io.sh checks (every byte compared); its
+ * The program is the one tests/prog/io.sh checks (every byte compared); its
  * rate goes to stderr.  Compare green with 1:1 pinned to one CPU:
  *   green-cc -O2 -o echo-g bench/echo.c
  *   green-cc --threads=1to1 -O2 -o echo-1 bench/echo.c

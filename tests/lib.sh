@@ -18,28 +18,6 @@ finish() {
 }
 # valgrind for static musl programs: malloc is intercepted by symbol
 VG_FLAGS="-q --error-exitcode=99 --soname-synonyms=somalloc=NONE --leak-check=no"
-# aio_on_workers QUANTUM: the aio suite once more, on the worker threads
-# that stand in for io_uring where the kernel has none (GREEN_AIO=threads,
-# docs/io.md); nothing in the SPARC overlay, which keeps glibc's AIO
-aio_on_workers() {
-	[ -f "$B/libgreen-overlay.a" ] && return 0
-	echo "---- the aio suite on worker threads (GREEN_AIO=threads)"
-	GREEN_AIO=threads GREEN_QUANTUM_MS=$1 $GREEN_RUN "$B/tests/runner-green" aio
-}
-# io_backends QUANTUM: the suites that wait on descriptors (io, posix,
-# signal, aio) once more on each backend the default run does not take
-# for small wait sets (GREEN_IO=epoll, GREEN_IO=poll: docs/io.md); under
-# qemu-user, where each run takes minutes, epoll only
-io_backends() {
-	st=0
-	ios="epoll poll"
-	[ -n "$GREEN_RUN" ] && ios=epoll
-	for io in $ios; do
-		echo "---- the descriptor-waiting suites with GREEN_IO=$io"
-		GREEN_IO=$io GREEN_QUANTUM_MS=$1 $GREEN_RUN "$B/tests/runner-green" io posix signal aio || st=1
-	done
-	return $st
-}
 # need_gdb [remote]: end the script with SKIP (77) where the gdb extension
 # cannot be tested: no gdb, or a gdb without Python; in a cross build,
 # unless the script can debug under the emulator's gdb stub ("remote":
@@ -136,7 +114,7 @@ timeout_of() {
 # failing seed of PROGRAM within EXPLORE_RUNS runs, the failure is the
 # program's own (not a timeout) and printed its schedule hash, and the
 # seed replays: 5 of 5 re-runs fail with the same decision hash
-# (tests/explore.sh, tests/explore-memory.sh)
+# (tests/explore/explore.sh, tests/explore/explore-memory.sh)
 EXPLORE_RUNS=300
 find_and_replay() {
 	_opt=--strategy=$3

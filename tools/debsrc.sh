@@ -1,5 +1,5 @@
 # debsrc.sh — fetch Debian source packages with apt-get source (sourced by
-# ./quickstart and tests/posix-suite.sh; bash).
+# ./quickstart and tests/real/posix-suite.sh; bash).
 
 say() { printf '==> %s\n' "$*"; }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""docs.py — the documents say only what the tree holds (tests/docs-check.sh).
+"""docs.py — the documents say only what the tree holds (tests/tools/docs-check.sh).
 
     tools/docs.py ROOT MUSL_SRC CHECK_SRC LAYOUT [EXTRA.md ...]
 
@@ -27,7 +27,7 @@ facts   A number followed by <!-- fact KEY --> must be KEY's value: `rows
         `layout NAME`, the entry NAME of the layout table the build links
         into every program (LAYOUT: a file of "name value size" lines, made
         by tests/prog/layout.c; facts of that kind are skipped without it);
-        `budget OP TCB STACKS`, the budget of tests/budget/budgets.txt.
+        `budget OP TCB STACKS`, the budget of tests/tools/budget/budgets.txt.
 """
 import os, re, sys
 
@@ -256,7 +256,7 @@ def facts(root, path, layout, bad):
                     continue
                 want = layout.get(key[1])
             elif key[0] == "budget" and len(key) == 4:
-                for l in open(os.path.join(root, "tests/budget/budgets.txt")):
+                for l in open(os.path.join(root, "tests/tools/budget/budgets.txt")):
                     w = l.split()
                     if len(w) >= 4 and not l.startswith("#") and w[:3] == key[1:]:
                         want = w[3]

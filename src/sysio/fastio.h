@@ -23,7 +23,7 @@
  * thread's stack is loaded: GREEN_IO_GENERAL is -EFAULT, so that the
  * caller's one test covers both.
  *
- * Budgets (tests/budget.sh, docs/fastpaths.md): a read that finds data
+ * Budgets (tests/tools/budget.sh, docs/fastpaths.md): a read that finds data
  * and a write taken whole, each under 60 instructions with musl's
  * wrapper, above the system call itself.
  */

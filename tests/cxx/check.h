@@ -1,4 +1,4 @@
-// check.h — the C++ tests' one assertion (tests/check-cxx.sh): a failed
+// check.h — the C++ tests' one assertion (tests/cxx/check-cxx.sh): a failed
 // CHECK names the test, the line and the expression, and the program
 // exits 1; each program prints "ok NAME" per test that passed.
 #pragma once

@@ -3,7 +3,7 @@
 // program links the unwinder; the thread's end must not unwind (its
 // start routine returned: nothing is left to unwind), nor may a
 // pthread_exit unwind once exit() has begun, when the destructors may
-// have taken the unwinder's tables away.  tests/check-cxx.sh runs it
+// have taken the unwinder's tables away.  tests/cxx/check-cxx.sh runs it
 // under seeded schedules too, where the thread ends inside exit().
 #include <cstdio>
 #include <exception>

@@ -1,6 +1,6 @@
 // gdbpark.cc — C++ threads parked in a std::mutex, a
 // std::condition_variable and std::this_thread::sleep_for, each inside a
-// member function, for tests/cxx-gdb.sh: gdb stops in stop_here with all
+// member function, for tests/cxx/cxx-gdb.sh: gdb stops in stop_here with all
 // three parked, and each one's backtrace must go through its C++ frames
 // down to the thread's start.
 #include <atomic>

@@ -1,6 +1,6 @@
 /*
  * dyntest.h — what the dynamic-linking test programs share
- * (tests/dynamic.sh).  Each program loads the object named by its first
+ * (tests/dyn/dynamic.sh).  Each program loads the object named by its first
  * argument, so that one source builds against green's libc.so in both
  * modes and against glibc (whose build is the yardstick), and exits 0
  * when every check holds, else prints what failed and exits 1.

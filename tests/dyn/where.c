@@ -3,7 +3,7 @@
  * thread-local data lie, one line; run twice, a position-independent
  * executable (green-cc --dynamic, or -static-pie) must print two
  * different lines: the kernel chose its place each time
- * (tests/dynamic.sh).  A thread prints its stack and TLS too.
+ * (tests/dyn/dynamic.sh).  A thread prints its stack and TLS too.
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* endings — a thread ends the process in a way that skips exit's
  * handlers: `endings trap` executes an invalid instruction (SIGILL, or
  * whatever the CPU's trap raises), `endings _exit` calls _exit(3).
- * tests/explore.sh: under GREEN_SCHED each still prints the schedule
+ * tests/explore/explore.sh: under GREEN_SCHED each still prints the schedule
  * line. */
 #include <pthread.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * process's end (glibc's behaviour; src/core/thread/procexit.c), not run
  * the destructors a second time, which this destructor would notice
  * (it yields, so that another thread calls exit() while it runs).  The
- * process ends with status 3.  tests/programs.sh runs it plainly and
+ * process ends with status 3.  tests/prog/programs.sh runs it plainly and
  * under seeded schedules, in both stack modes.
  */
 #include <pthread.h>

@@ -4,7 +4,7 @@
  *
  *   fileio PATH MIB    writes MIB blocks of 1 MiB to PATH with write(),
  *                      reads them back with read(), then with fread();
- *                      every byte is checked.  tests/fileio.sh runs it
+ *                      every byte is checked.  tests/prog/fileio.sh runs it
  *                      under strace in both modes and compares the calls
  *                      on the file's descriptor (printed on stderr).
  *   fileio reuse PATH  a descriptor number that named a regular file and

@@ -1,6 +1,6 @@
 /*
  * gdbstops.c — the places where a debugger stops a program, with threads
- * parked in each kind of wait, for tests/gdb-stops.sh.  Built at -O2.
+ * parked in each kind of wait, for tests/prog/gdb-stops.sh.  Built at -O2.
  *
  * Four threads park first: on a mutex main holds ("mutex-waiter"), in a
  * condition wait ("cond-waiter"), in read() on an empty pipe ("reader")

@@ -1,6 +1,6 @@
 /*
  * gdbtls.c — threads with `__thread` variables of their own, for
- * tests/gdb.sh (green-print, $green_tls: docs/debugging.md).
+ * tests/prog/gdb.sh (green-print, $green_tls: docs/debugging.md).
  *
  * Four workers each set every thread-local variable to values derived
  * from their number, print the addresses and values as "tls N NAME ADDR

@@ -1,5 +1,5 @@
 /*
- * gdbwait.c — threads parked in each kind of wait, for tests/gdb.sh.
+ * gdbwait.c — threads parked in each kind of wait, for tests/prog/gdb.sh.
  *
  * main holds a mutex, then starts one thread per wait and lets each run
  * until it parks: on the mutex, in a condition wait, in sleep(), in

@@ -7,7 +7,7 @@
  *
  * With copied stacks and more threads than the hot set, every switch
  * loads an evicted stack until the hot set grows to hold them all
- * (docs/stacks.md): tests/programs.sh counts the system calls that load.
+ * (docs/stacks.md): tests/prog/programs.sh counts the system calls that load.
  */
 #include <pthread.h>
 #include <sched.h>

@@ -1,5 +1,5 @@
 /* livelock — a thread that polls a flag nobody sets, with no call in its
- * loop: no scheduling point, so no schedule ends it.  tests/explore.sh:
+ * loop: no scheduling point, so no schedule ends it.  tests/explore/explore.sh:
  * a run green-explore stops for its timeout still reports its schedule
  * hash and step count. */
 #include <pthread.h>

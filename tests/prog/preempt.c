@@ -1,5 +1,5 @@
 /*
- * preempt.c — time slicing and SIGALRM, run by tests/preempt.sh with the
+ * preempt.c — time slicing and SIGALRM, run by tests/prog/preempt.sh with the
  * quantum it chooses (GREEN_QUANTUM_MS is read once, at start-up).
  *
  *   preempt spin        two threads compute without ever yielding while

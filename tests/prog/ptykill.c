@@ -7,7 +7,7 @@
  *                    stdout and waits forever
  *   ptykill PROGRAM  the driver: make a pty, run "PROGRAM DRIVEN" on it
  *                    (PROGRAM is ptykill-green, possibly preceded by an
- *                    emulator and its options: tests/io.sh), SIGKILL it
+ *                    emulator and its options: tests/prog/io.sh), SIGKILL it
  *                    once ready, compare the flags
  */
 #define _GNU_SOURCE

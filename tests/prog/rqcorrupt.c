@@ -3,7 +3,7 @@
  * on the run queue; main makes the first one's q_next point to itself,
  * as a stray write could, then yields.  Under GREEN_DEBUG=checks the
  * switch that follows must report the broken invariant, naming the
- * thread, and abort (tests/programs.sh); without the checks the queue
+ * thread, and abort (tests/prog/programs.sh); without the checks the queue
  * would cycle and the program would spin or crash far from the write.
  * The descriptor's layout comes from the table gdb reads
  * (src/core/diag/gdb_layout.c): `pthread_t` is the descriptor.

@@ -1,7 +1,7 @@
 /*
  * slowdns.c — getaddrinfo against a slow DNS server parks only its
  * caller.  Run where /etc/resolv.conf says "nameserver 127.0.0.1" and
- * UDP port 53 there is free (tests/io.sh: a private network and mount
+ * UDP port 53 there is free (tests/prog/io.sh: a private network and mount
  * namespace).  A thread of this program is the server: it answers each
  * query for an A record with 10.1.2.3 after sleeping 200 ms.  Another
  * thread resolves; the main thread computes meanwhile.  Had the resolver

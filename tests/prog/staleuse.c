@@ -4,7 +4,7 @@
  * joiner writes through that address later.  With kernel threads, and
  * with green normally, the write lands in released memory and nothing
  * is said; with GREEN_DEBUG=1 it faults, and green names the writer and
- * the exited thread (tests/programs.sh).  (On copied stacks the local
+ * the exited thread (tests/prog/programs.sh).  (On copied stacks the local
  * lies in the shared region, which stays in use: nothing to catch.)
  */
 #include <pthread.h>

@@ -2,7 +2,7 @@
  * tlsswitch.c — two threads take turns 1000 times (500 sched_yield
  * each; the other thread is always runnable, so every yield is a switch)
  * and check after every turn that their `__thread` variable and errno
- * are still their own: prints "tlsswitch 1000 ok".  tests/tp-syscalls.sh
+ * are still their own: prints "tlsswitch 1000 ok".  tests/prog/tp-syscalls.sh
  * runs it under a system-call trace: on m68k green reads and moves the
  * thread pointer without a system call (docs/ports.md).
  */

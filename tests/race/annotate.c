@@ -3,7 +3,7 @@
  * AnnotateHappensBefore/After, a spin lock of the program's own told to
  * the detector with __tsan_mutex_*, and a __tsan_volatile_read4 hook of
  * the program's own: no report.  Built with -DNO_ANNOTATIONS the same
- * program has three races (tests/race.sh) */
+ * program has three races (tests/race/race.sh) */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>

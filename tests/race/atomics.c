@@ -1,7 +1,7 @@
 /* race-free: data published with release/acquire atomics (C11 and gcc's
  * builtins), a release/acquire pair of fences around relaxed accesses, an
  * atomic counter, pthread_once and C11's call_once, threads and mutex
- * (tests/race.sh) */
+ * (tests/race/race.sh) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>

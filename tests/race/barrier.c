@@ -1,6 +1,6 @@
 /* race-free: phases separated by a barrier: in each phase every thread
  * writes its own cell, and after the barrier reads its neighbours'
- * (tests/race.sh) */
+ * (tests/race/race.sh) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* memory: blocks allocated, filled and freed one at a time, one live at
  * a time: the detector's memory must follow the live heap, not the sum
- * of the blocks (tests/race.sh, bench/race.sh) */
+ * of the blocks (tests/race/race.sh, bench/race.sh) */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* race-free: a bounded queue of heap-allocated items between producers
  * and consumers, with a mutex and two condition variables (one of the
- * waits timed) (tests/race.sh) */
+ * waits timed) (tests/race/race.sh) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>

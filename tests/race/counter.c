@@ -1,5 +1,5 @@
 /* racy: two threads increment a counter without a lock: one report,
- * bump() in both stacks, on the global "counter" (tests/race.sh) */
+ * bump() in both stacks, on the global "counter" (tests/race/race.sh) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* racy: a thread signals a condition variable after it has given up the
  * mutex; the waiter wakes on the flag, and frees the structure holding
  * both while the signal may not be over: the free races with
- * pthread_cond_signal's use of the object (tests/race.sh) */
+ * pthread_cond_signal's use of the object (tests/race/race.sh) */
 #include <pthread.h>
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* racy: a barrier the detector does not see, taken from the libc through
  * dlopen("libpthread.so.0") and dlsym as ThreadSanitizer's own tests do:
  * the two writes it orders for the program are a race for the detector
- * (tests/race.sh) */
+ * (tests/race/race.sh) */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>

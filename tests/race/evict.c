@@ -1,7 +1,7 @@
 /* racy: the main thread reads one byte of a struct on its stack after
  * starting a thread that writes it, then writes another field of the
  * same 8 bytes; the read must stay recorded through main's other
- * accesses to the granule (an eviction lost it once) (tests/race.sh) */
+ * accesses to the granule (an eviction lost it once) (tests/race/race.sh) */
 #include <pthread.h>
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* racy: one thread writes to a pipe while another closes it, nothing
  * ordering the two: a race on the descriptor, write against close
- * (tests/race.sh) */
+ * (tests/race/race.sh) */
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>

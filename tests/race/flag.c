@@ -1,6 +1,6 @@
 /* racy: data published behind a flag stored and loaded with relaxed
  * order, not release/acquire: the flag itself is atomic (no race on it),
- * the data is not ordered by it (tests/race.sh) */
+ * the data is not ordered by it (tests/race/race.sh) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>

@@ -1,5 +1,5 @@
 /* racy: two threads write the same field of a heap block: the report
- * names the block and the stack that allocated it (tests/race.sh) */
+ * names the block and the stack that allocated it (tests/race/race.sh) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>

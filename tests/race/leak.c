@@ -1,6 +1,6 @@
 /* a thread leak: three threads from one place finish unjoined and
  * undetached, a fourth is detached, a fifth joined: one report, "And 2
- * more similar thread leaks" (tests/race.sh) */
+ * more similar thread leaks" (tests/race/race.sh) */
 #include <pthread.h>
 #include <sched.h>
 

@@ -1,6 +1,6 @@
 /* racy: a worker updates a total under a mutex, the main thread reads it
  * without: one report whose current access holds the mutex ("mutexes:
- * write M0"), with the stack that created it (tests/race.sh) */
+ * write M0"), with the stack that created it (tests/race/race.sh) */
 #include <pthread.h>
 #include <stdio.h>
 

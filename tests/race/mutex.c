@@ -1,7 +1,7 @@
 /* race-free: shared state behind a mutex (normal, recursive, error
  * checking; lock, trylock, timedlock), an rwlock (readers and writers)
  * and a spin lock, with yields inside the critical sections so that the
- * threads interleave (tests/race.sh) */
+ * threads interleave (tests/race/race.sh) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

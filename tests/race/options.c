@@ -1,5 +1,5 @@
 /* options: two unrelated races; its __tsan_default_options asks for
- * exitcode=7, and TSAN_OPTIONS overrides it (tests/race.sh) */
+ * exitcode=7, and TSAN_OPTIONS overrides it (tests/race/race.sh) */
 #include <pthread.h>
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* race-free: data handed over through a pipe (the write happens before
  * the read that receives it), then the reader closes both ends
- * (tests/race.sh) */
+ * (tests/race/race.sh) */
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 /* race-free: a thread pool: a task queue under a mutex and condition
  * variable, each task writing its own heap-allocated result, which the
  * submitter reads after waiting for a completion count; the workers stop
- * on a flag and are joined (tests/race.sh) */
+ * on a flag and are joined (tests/race/race.sh) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>

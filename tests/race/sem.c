@@ -1,5 +1,5 @@
 /* race-free: a ping-pong over two semaphores, each side writing the
- * shared message only when its semaphore says it may (tests/race.sh) */
+ * shared message only when its semaphore says it may (tests/race/race.sh) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <semaphore.h>

@@ -1,5 +1,5 @@
 // racy: C++ std::thread: a writer and a reader of one global with no
-// synchronisation between them (tests/race.sh)
+// synchronisation between them (tests/race/race.sh)
 #include <atomic>
 #include <cstdio>
 #include <thread>

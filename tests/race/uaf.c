@@ -1,6 +1,6 @@
 /* racy: a use after free across threads: the main thread frees a block
  * that a worker reads later with nothing ordering the two (the flag is
- * relaxed) (tests/race.sh) */
+ * relaxed) (tests/race/race.sh) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>

@@ -10,8 +10,8 @@
  * beyond the object (strnlen does) as long as c occurs within it.  The
  * lanes of the first block before s and of the last block beyond n are
  * masked off.  Under memcheck the bytes of a block outside the object
- * read as undefined (partial loads); tests/check_string.c scans past
- * the ends of malloc'd strings that way in check-valgrind, without a
+ * read as undefined (partial loads); tests/unit/check_string.c scans past
+ * the ends of malloc'd strings that way in the valgrind mode, without a
  * report.
  */
 #include <emmintrin.h>

@@ -103,7 +103,7 @@ int pthread_cond_destroy(pthread_cond_t *c)
 
 /* Bump the sequence and wake n shared waiters (the caller saw some).
  * Out of line, as shared_wait: the shared paths need real atomics, the
- * private ones none (tests/nolock.sh). */
+ * private ones none (tests/tools/nolock.sh). */
 static __attribute__((noinline)) void shared_signal(struct gcond *c, int n)
 {
 	int k = c->shared ? __green_board_wake(&c->id, n, 0, 0) : 0, prio;

@@ -4,7 +4,7 @@
  * Objects on one thread's stack used by another while their owner is
  * parked: a request on the stack handed to a worker and waited for, and
  * a list of nodes on the stacks of many threads walked by another.  With
- * copied stacks (tests/check-copied.sh) more threads take turns than
+ * copied stacks (the copied mode of tests/unit/modes.txt) more threads take turns than
  * copied mode keeps mapped (256), so the owner's stack is unmapped, its
  * live part saved, when the other thread reaches into it
  * (docs/stacks.md); the results must be right all the same.

@@ -3,7 +3,7 @@
 # separate and with copied stacks, beside the same suites on glibc.
 # Not part of `make check` (it takes a quarter of an hour or more).
 #
-#   tests/realprogs.sh BUILDDIR [PROGRAM...]
+#   tests/real/realprogs.sh BUILDDIR [PROGRAM...]
 #
 # PROGRAM: libevent, libuv, memcached (default: these three), gawk,
 # abseil.  Each is fetched as a Debian source package into
@@ -49,8 +49,8 @@
 #               is linked statically whatever it says)
 set -uo pipefail
 
-here=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { echo "usage: tests/realprogs.sh BUILDDIR [libevent|libuv|memcached|abseil]..." >&2; exit 2; }
+here=$(cd "$(dirname "$0")/../.." && pwd)
+[ $# -ge 1 ] || { echo "usage: tests/real/realprogs.sh BUILDDIR [libevent|libuv|memcached|abseil]..." >&2; exit 2; }
 build=$(cd "$1" && pwd) || exit 2
 shift
 progs=${*:-libevent libuv memcached}

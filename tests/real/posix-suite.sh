@@ -4,7 +4,7 @@
 # (green-cc --threads=1to1) and glibc (gcc -pthread).  Not part of
 # `make check`; docs/conformance.md describes it and the last figures.
 #
-#   tests/posix-suite.sh BUILDDIR [TEST-GLOB...]
+#   tests/real/posix-suite.sh BUILDDIR [TEST-GLOB...]
 #
 # Fetches the suite into BUILDDIR/src unless it is there, selects the
 # conformance tests of the thread, semaphore, thread-signal and AIO
@@ -33,8 +33,8 @@
 # example, runs the green binaries cooperatively.
 set -uo pipefail
 
-here=$(cd "$(dirname "$0")/.." && pwd)
-self=$here/tests/posix-suite.sh
+here=$(cd "$(dirname "$0")/../.." && pwd)
+self=$here/tests/real/posix-suite.sh
 
 PTS_PKG=posixtestsuite
 PTS_VER=1.5.2
@@ -52,7 +52,7 @@ PTS_AIO_CFLAGS="-D_XOPEN_SOURCE=600 -include fcntl.h -include signal.h -include 
 PTS_DIRS="pthread_* sem_* sched_yield sigwait sigtimedwait sigwaitinfo nanosleep aio_* lio_listio"
 
 usage() {
-	echo "usage: tests/posix-suite.sh BUILDDIR [TEST-GLOB...]" >&2
+	echo "usage: tests/real/posix-suite.sh BUILDDIR [TEST-GLOB...]" >&2
 	exit 2
 }
 

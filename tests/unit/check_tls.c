@@ -12,7 +12,7 @@
  *
  * Linking this suite gives the runner a TLS segment, so in green mode
  * every suite of this runner runs with a TCB per thread (src/core/stack/tls.c);
- * tests/check-shared-tcb.sh runs the other suites without it.
+ * The shared-tcb modes (tests/unit/modes.txt) run the other suites without it.
  */
 #include "testutil.h"
 #include <errno.h>

@@ -2,7 +2,7 @@
 # docs-check.sh — the documents name only what exists: every relative
 # link of README.md and docs/*.md, ](path) or ](path#anchor), leads to a
 # file or directory of the source tree, and every backquoted `src/...`
-# path in docs/*.md exists (a `*`, a {a,b} list or a <placeholder> in it
+# and `tests/...` path in docs/*.md exists (a `*`, a {a,b} list or a <placeholder> in it
 # must match something).  Anchors are not checked.  Every green name
 # (`__green_*`, `__sysio_*`, `GREEN_*`) and file name (`x.c`, `x.h`) a
 # document gives, in backquotes or a fenced block, or a source comment
@@ -37,12 +37,12 @@ links() {
 	}' "$1"
 }
 
-# srcpaths FILE: "LINE PATTERN" for each backquoted src/ path, a {a,b}
+# srcpaths FILE: "LINE PATTERN" for each backquoted src/ or tests/ path, a {a,b}
 # list expanded and a <placeholder> made a `*`
 srcpaths() {
 	awk '{
 		s = $0
-		while (match(s, /`src\/[^`]*`/)) {
+		while (match(s, /`(src|tests)\/[^`]*`/)) {
 			p = substr(s, RSTART + 1, RLENGTH - 2)
 			s = substr(s, RSTART + RLENGTH)
 			sub(/[ \t].*/, "", p)
@@ -93,7 +93,7 @@ done
 for f in docs/*.md docs/man/*.md; do
 	[ -f "$f" ] || continue
 	srcpaths "$f" >"$T/list"
-	check "$f" "src/ path" ""
+	check "$f" "src/ or tests/ path" ""
 done
 
 # ---- names, walks and facts (tools/docs.py says what each one checks):

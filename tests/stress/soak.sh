@@ -3,7 +3,7 @@
 # mode, until one fails: intermittent failures are races until shown
 # otherwise, and one run of make check rarely meets them.
 #
-#   tests/soak.sh [-r ROUNDS] [-j LANES] [-s SEED] [-m MODES] [SUITE...]
+#   tests/stress/soak.sh [-r ROUNDS] [-j LANES] [-s SEED] [-m MODES] [SUITE...]
 #
 # Each round runs the runner (all suites, or those named) once in each
 # mode:
@@ -36,7 +36,7 @@
 # pair whatever lane runs it.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-B=${GREEN_BUILD:-$here/../build}
+B=${GREEN_BUILD:-$here/../../build}
 RUN=${GREEN_RUN:-}
 R=${SOAK_ROUNDS:-1}
 SEED=${SOAK_SEED:-$(date +%s)}

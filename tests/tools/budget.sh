@@ -1,7 +1,7 @@
 #!/bin/sh
-# budget.sh — the fast paths' instruction budgets (tests/budget/budgets.txt),
+# budget.sh — the fast paths' instruction budgets (tests/tools/budget/budgets.txt),
 # and the system calls of an echo round trip (at the end):
-# each operation of tests/budget/ops.c is counted by valgrind's cachegrind
+# each operation of tests/tools/budget/ops.c is counted by valgrind's cachegrind
 # (user-space instructions, exact whatever the machine's load) in a run of
 # N repetitions and a run of none, with ticks off, and the difference over
 # N is held against its budget.  Prints the table; fails on any count
@@ -33,8 +33,8 @@ for l in $links; do
 	dynamic|pie)
 		o=$T/ops-$l
 		f=--dynamic; [ $l = pie ] && f=-static-pie
-		"$B/bin/green-cc" $f -O2 -o "$o" "$S/tests/budget/ops.c" &&
-		"$B/bin/green-cc" $f -O2 -DOPS_TLS -o "$o-tls" "$S/tests/budget/ops.c" || exit 1
+		"$B/bin/green-cc" $f -O2 -o "$o" "$S/tests/tools/budget/ops.c" &&
+		"$B/bin/green-cc" $f -O2 -DOPS_TLS -o "$o-tls" "$S/tests/tools/budget/ops.c" || exit 1
 		other="$other $l" ;;
 	*) echo "budget.sh: BUDGET_LINKS names static, dynamic and pie" >&2; exit 2 ;;
 	esac
@@ -42,12 +42,12 @@ done
 printf '%-9s %-6s %-9s %8s %7s %7s' operation tcb stacks counted budget target
 for l in $other; do printf ' %8s' "$l"; done
 echo
-grep -v '^#' "$S/tests/budget/budgets.txt" | grep -v '^ *$' |
+grep -v '^#' "$S/tests/tools/budget/budgets.txt" | grep -v '^ *$' |
 {
 	st=0
 	while read -r op tcb stacks budget target what; do
-		bin=$B/tests/budget/ops-green
-		[ "$tcb" = own ] && bin=$B/tests/budget/ops-tls-green
+		bin=$B/tests/tools/budget/ops-green
+		[ "$tcb" = own ] && bin=$B/tests/tools/budget/ops-tls-green
 		a=$(count "$bin" "$stacks" "$op" "$N") b=$(count "$bin" "$stacks" "$op" 0)
 		if [ -z "$a" ] || [ -z "$b" ]; then
 			fail "$op ($tcb TCB, $stacks stacks): cachegrind gave no count"
@@ -78,7 +78,7 @@ st=$?
 ECHO_SYSCALLS=8
 STRACE=${STRACE:-$(command -v strace)}
 calls() {
-	GREEN_QUANTUM_MS=0 "$STRACE" -f -c -o "$T/calls" "$B/tests/budget/ops-green" echo "$1" >/dev/null 2>&1 &&
+	GREEN_QUANTUM_MS=0 "$STRACE" -f -c -o "$T/calls" "$B/tests/tools/budget/ops-green" echo "$1" >/dev/null 2>&1 &&
 		awk '$NF == "total" { print $4 }' "$T/calls"
 }
 if [ -z "$STRACE" ]; then

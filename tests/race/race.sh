@@ -112,7 +112,7 @@ RUNNER_SUITES="mutex cond rwlock barrier sem spin once c11 thread tsd cancel std
 have_runner=
 if [ -f "$B/check/inst/lib/libcheck.a" ]; then
 	if "$B/bin/green-cc" --race $CFLAGS -I"$S/tests" -I"$B/check/inst/include" -o "$T/runner" \
-	   "$S/tests/runner.c" "$S"/tests/check_*.c "$B/check/inst/lib/libcheck.a" 2>"$T/runner.cc"; then
+	   "$S/tests/unit/runner.c" "$S"/tests/unit/check_*.c "$B/check/inst/lib/libcheck.a" 2>"$T/runner.cc"; then
 		have_runner=yes
 	else
 		fail "the Check runner does not build with --race"

@@ -1,6 +1,6 @@
 /*
  * ops.c — N repetitions of one fast-path operation, for counting its
- * instructions (tests/budget.sh): the count of a run with N = 0 is
+ * instructions (tests/tools/budget.sh): the count of a run with N = 0 is
  * subtracted from one with N, and the difference divided by N.
  *
  *   ops OPERATION N

@@ -2,7 +2,7 @@
 # race-gcc.sh — GCC 12's own ThreadSanitizer tests (c-c++-common/tsan,
 # gcc.dg/tsan, g++.dg/tsan of the gcc-12 source), unmodified, built with
 # green-cc --race and green-c++ --race and run as their DejaGnu harness
-# would run them (tests/race-gcc.py says how): every test that expects a
+# would run them (tests/real/race-gcc.py says how): every test that expects a
 # data race, a heap use after free or a thread leak must report it as
 # its dg-output patterns say, and every test that expects none must run
 # clean (docs/race.md).
@@ -56,4 +56,4 @@ if [ -z "$suite" ] || ! have "$suite"; then
 fi
 
 echo "GCC's ThreadSanitizer tests from $suite"
-$TO python3 "$S/tests/race-gcc.py" "$B" "$suite" "$T"
+$TO python3 "$S/tests/real/race-gcc.py" "$B" "$suite" "$T"

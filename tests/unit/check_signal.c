@@ -1083,7 +1083,7 @@ END_TEST
 
 /* Two threads computing without ever yielding both progress, each while
  * the other is alive, and a third thread's sleep ends no earlier than
- * asked (its lateness is printed; its bound is tests/preempt.sh's).  The
+ * asked (its lateness is printed; its bound is tests/prog/preempt.sh's).  The
  * sleeper then waits, in 10 ms steps for up to 20 s, until each spinner
  * has seen the other advance: on a loaded machine the process may get
  * too little CPU in 200 ms for a quantum to end, and that is no failure

@@ -18,7 +18,7 @@
  *
  * The aiocbs and buffers a thread other than the test's own uses live in
  * the test's frame or in static storage, never on that thread's stack:
- * with copied stacks (check-copied.sh) a parked thread's stack is not at
+ * with copied stacks (the copied mode, tests/unit/modes.txt) a parked thread's stack is not at
  * its address (docs/stacks.md).  Every wait is bounded, so that a request
  * that never completes fails the test instead of hanging the run (under
  * valgrind every test shares one process and Check's timeout does not
