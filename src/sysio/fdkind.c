@@ -68,8 +68,6 @@
 #include "fdtab.h"
 #include "io.h"
 
-hidden struct green_fd __green_fds[GREEN_FDS_MAX];
-hidden unsigned __green_fds_end;
 hidden unsigned __green_fd_era = 1;   /* of O_NONBLOCK's answers (green_fd.nb) */
 #define era __green_fd_era
 
