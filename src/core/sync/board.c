@@ -53,8 +53,11 @@
  * or re-checking asks the kernel whether its pid lives (kill(pid, 0));
  * a dead process's slot is freed, WAITING or WOKEN (a wake it never
  * used: the object's value or word is still there for the next, who
- * takes it at its re-check).  A pid reused before anybody looked makes
- * a dead waiter look alive: its slot is then woken in vain, once.
+ * takes it at its re-check).  A join that finds no free slot frees
+ * the slots of dead processes too, whatever their object (a killed
+ * waiter of an object nobody waits on since is met by no pick).  A pid
+ * reused before anybody looked makes a dead waiter look alive: its slot
+ * is then woken in vain, once.
  *
  * Where the board is missing (no /dev/shm, a file of another layout, no
  * room: 511 slots; or two users sharing an object, each with a board of
@@ -67,6 +70,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "base/gthread.h"
 #include "sched/runq.h"
 #include "sync/addrwait.h"
@@ -124,7 +129,9 @@ static void name(char *p, unsigned uid)
 static struct board *board(void)
 {
 	char path[48];
-	long fd, end;
+	struct stat st;
+	long fd;
+	long long end;
 	void *p;
 
 	if (bd || bd_failed) return bd;
@@ -134,8 +141,11 @@ static struct board *board(void)
 		bd_failed = 1;
 		return 0;
 	}
-	end = __syscall(SYS_lseek, fd, 0, SEEK_END);
-	if (end >= 0 && end < BOARD_BYTES) end = __syscall(SYS_ftruncate, fd, BOARD_BYTES) ? -1 : BOARD_BYTES;
+	/* the libc's fstat and ftruncate, whose off_t is 64 bits on every
+	 * CPU: a raw SYS_ftruncate is ftruncate64 on a 32-bit one, which
+	 * wants the length in two words */
+	end = fstat((int)fd, &st) ? -1 : st.st_size;
+	if (end >= 0 && end < BOARD_BYTES) end = ftruncate((int)fd, BOARD_BYTES) ? -1 : BOARD_BYTES;
 	p = end < 0 ? MAP_FAILED : mmap(0, BOARD_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
 	__syscall(SYS_close, fd);
 	if (p == MAP_FAILED) {
@@ -203,15 +213,21 @@ hidden struct gslot *__green_board_join(volatile int *idw, int flags)
 	unsigned i, hi;
 
 	if (!b) return 0;
-	for (i = 0; i < NSLOTS; i++) {
-		struct gslot *s = &b->s[i];
-		if (s->state != S_FREE || !__sync_bool_compare_and_swap(&s->state, S_FREE, S_CLAIM)) continue;
+	/* a free slot; failing that, one whose process is gone (a process
+	 * killed while its threads waited on an object nobody waits on
+	 * since: best() never meets those) */
+	for (i = 0; i < 2 * NSLOTS; i++) {
+		unsigned k = i % NSLOTS;
+		struct gslot *s = &b->s[k];
+		int st = s->state;
+		if (st != S_FREE && (i < NSLOTS || st == S_CLAIM || !reclaim_dead(s, st))) continue;
+		if (!__sync_bool_compare_and_swap(&s->state, S_FREE, S_CLAIM)) continue;
 		s->id = object_id(b, idw);
 		s->prio = green_level(__green_cur);
 		s->ticket = __atomic_fetch_add(&b->next_ticket, 1, __ATOMIC_SEQ_CST);
 		s->pid = __green_pshared_pid();
 		s->flags = flags;
-		while ((hi = b->high) <= i && !__sync_bool_compare_and_swap(&b->high, hi, i + 1))
+		while ((hi = b->high) <= k && !__sync_bool_compare_and_swap(&b->high, hi, k + 1))
 			;
 		__atomic_store_n(&s->state, S_WAITING, __ATOMIC_SEQ_CST);
 		return s;
