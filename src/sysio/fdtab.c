@@ -5,7 +5,6 @@
  * included, while the kinds that fill it in (fdkind.c) are musl's I/O
  * dispatch's and not the overlay's.
  */
-#include "base/gthread.h"
 #include "fdtab.h"
 
 hidden struct green_fd __green_fds[GREEN_FDS_MAX];
