@@ -671,19 +671,26 @@ END_TEST
  * busy server a front place for readiness, which recurs at every tick,
  * left the threads behind it unserved. */
 static int order_log[2], order_n, reader_in;
+static clockid_t runnable_clk;  /* the runnable thread's CPU clock */
+static uint64_t runnable_ran;   /* its CPU time when the reader noted first */
 
-static void order_note(int who)
+static int order_note(int who)
 {
 	int i = __atomic_fetch_add(&order_n, 1, __ATOMIC_ACQ_REL);
 	if (i < 2) order_log[i] = who;
+	return i;
 }
 
 static void *ready_reader(void *arg)
 {
 	char c;
+	struct timespec ts;
 	__atomic_store_n(&reader_in, 1, __ATOMIC_RELEASE);
 	ck_assert_int_eq(read(watched_fd, &c, 1), 1);
-	order_note(2);
+	if (order_note(2) == 0) {
+		ck_assert_int_eq(clock_gettime(runnable_clk, &ts), 0);
+		runnable_ran = (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+	}
 	return arg;
 }
 
@@ -693,7 +700,10 @@ static void *ready_runnable(void *arg)
 	return arg;
 }
 
-/* one round: 1 if the runnable thread ran first */
+/* one round: 1 if the runnable thread ran first, 0 if the reader ran
+ * before it had run at all, -1 if the runnable thread had run and been
+ * preempted on its way to its note (its start took a granularity: seen
+ * under qemu-user with copied stacks), which leaves the question open */
 static int ready_round(void)
 {
 	int p[2];
@@ -704,6 +714,7 @@ static int ready_round(void)
 	ck_assert_int_eq(pipe(p), 0);
 	watched_fd = p[0];
 	order_n = reader_in = 0;
+	runnable_ran = 0;
 	SPAWN(&r, ready_reader, 0);
 	ck_assert_int_eq(pthread_getcpuclockid(r, &rclk), 0);
 	/* The reader runs up to its read and parks on the empty pipe.  Ticks
@@ -723,6 +734,7 @@ static int ready_round(void)
 		ck_assert_msg(now_ns() - t0 < SPIN_LIMIT, "the reader never parked");
 	}
 	SPAWN(&v, ready_runnable, 0);       /* runnable, not yet run */
+	ck_assert_int_eq(pthread_getcpuclockid(v, &runnable_clk), 0);
 	ck_assert_int_eq(write(p[1], "x", 1), 1);
 	while (__atomic_load_n(&order_n, __ATOMIC_ACQUIRE) < 2)
 		ck_assert_msg(now_ns() - t0 < SPIN_LIMIT, "neither thread ran while main spun");
@@ -730,17 +742,27 @@ static int ready_round(void)
 	JOIN(v, 0);
 	close(p[0]);
 	close(p[1]);
-	return order_log[0] == 1 && order_log[1] == 2;
+	if (order_log[0] == 1 && order_log[1] == 2) return 1;
+	return runnable_ran ? -1 : 0;
 }
 
 /* Which tick finds the pipe ready, and whether the main thread has used
  * its quantum then, varies from round to round; a front place for the
- * reader showed in about one round in four, so twenty rounds. */
+ * reader showed in about one round in four, so twenty rounds that
+ * decide, of at most sixty. */
 START_TEST(ready_reader_joins_tail)
 {
-	for (int i = 0; i < 20; i++)
-		ck_assert_msg(ready_round(),
+	int decided = 0, open = 0;
+
+	for (int i = 0; decided < 20 && i < 60; i++) {
+		int r = ready_round();
+		ck_assert_msg(r != 0,
 		              "round %d: the reader woken by a tick ran before a thread runnable all along", i);
+		if (r > 0) decided++;
+		else open++;
+	}
+	ck_assert_msg(decided >= 10, "only %d rounds decided (%d left open: the runnable thread "
+	              "preempted before its first line)", decided, open);
 }
 END_TEST
 
