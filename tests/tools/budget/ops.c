@@ -30,6 +30,10 @@
  *               two threads: each writes once and reads once (2 writes,
  *               2 reads, 2 waits, 2 switches, and the multiplexer's
  *               rounds), on the backend green picks for so few waiters
+ *   rw          a write of one byte that fits and a read of one byte
+ *               that finds it, on a socket pair, in one thread
+ *   rawrw       the same two system calls made in line (x86_64): what
+ *               rw costs above them is the library's
  * The futex operations make their system calls with syscall(), as
  * libraries with synchronisation of their own do (docs/kernel.md).
  */
@@ -140,6 +144,18 @@ static void *echoer(void *odd)
 	return odd;
 }
 
+/* a system call in line, without the libc: rawrw's yardstick */
+static long raw3(long nr, long a, long b, long c)
+{
+#ifdef __x86_64__
+	long r;
+	__asm__ volatile ("syscall" : "=a"(r) : "a"(nr), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+	return r;
+#else
+	return syscall(nr, a, b, c);
+#endif
+}
+
 static int pair(void *(*fn)(void *))
 {
 	pthread_t a, b;
@@ -205,6 +221,14 @@ int main(int argc, char **argv)
 		if (pair(fplayer)) return 1;
 	} else if (!strcmp(op, "echo")) {
 		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) || pair(echoer)) return 1;
+	} else if (!strcmp(op, "rw") || !strcmp(op, "rawrw")) {
+		int raw = op[0] == 'r' && op[1] == 'a';
+		char b = 'x';
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp)) return 1;
+		for (long i = 0; i < n; i++) {
+			if (raw ? raw3(SYS_write, sp[0], (long)&b, 1) != 1 : write(sp[0], &b, 1) != 1) return 1;
+			if (raw ? raw3(SYS_read, sp[1], (long)&b, 1) != 1 : read(sp[1], &b, 1) != 1) return 1;
+		}
 	} else {
 		fprintf(stderr, "ops: no operation '%s'\n", op);
 		return 2;
