@@ -56,6 +56,7 @@
  *   V steal_sleeps N (times a worker gave up spinning and slept)
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -273,7 +274,7 @@ static long calibrate(double task_us)
 		double t0 = cpu_now();
 		calib_sink += compute(n, n);
 		t = cpu_now() - t0;
-		if (t > 0.05 || n > (1L << 40)) break;
+		if (t > 0.05 || n > LONG_MAX / 4) break;
 		n *= 2;
 	}
 	n = (long)(n * task_us * 1e-6 / t);
