@@ -191,8 +191,8 @@ libuv_suite() {
 		fi
 		# the suite finds its fixtures relative to the working directory
 		(cd "$d" && run "$m" "$log" "$b/uv_run_tests_a")
-		runas=
 		rc=$?
+		runas=
 		mapfile -t f < <(sed -n 's/^not ok [0-9]* - //p' "$log")
 		report libuv "$m" "$(grep -c '^ok ' "$log")" "$(grep -cE '^(not )?ok ' "$log")" "$rc" "${f[@]}"
 	done
