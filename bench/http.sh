@@ -37,6 +37,8 @@
 #   HTTP_SECS            seconds per measured run (default 10; --quick 3),
 #                        doubled, with the warm-up, from 5000 connections
 #   HTTP_SERVER_CPU, HTTP_CLIENT_CPU   (default 0 and 1)
+#   HTTP_GREEN2_PIN      no: green2's processes both free on the two CPUs
+#                        (default yes: one pinned to each)
 #   HTTP_PORT            (default 18080)
 #   CC                   the host compiler for the glibc build (default cc)
 set -eu
@@ -119,7 +121,9 @@ server_cmd() {   # server_cmd COL: the command (and environment) of column COL
 # the CPUs of column COL's server processes, a word per process; the client's
 server_cpus() {
 	case $1 in
-	green2) echo "$scpu $ccpu" ;;
+	green2)
+		if [ "${HTTP_GREEN2_PIN:-yes}" = yes ]; then echo "$scpu $ccpu"
+		else echo "$scpu,$ccpu $scpu,$ccpu"; fi ;;
 	glibc2) echo "$scpu,$ccpu" ;;
 	*) echo "$scpu" ;;
 	esac
