@@ -3,8 +3,9 @@
  * makes green ask again whether descriptors are non-blocking
  * (src/sysio/fdkind.c).  A listening socket's O_NONBLOCK that green set
  * itself (src/sysio/listener.c) is not the program's: F_GETFL does not
- * show it, and an F_SETFL without O_NONBLOCK keeps it.  Wrapped (tools/mkspecs.sh, green mode only), so
- * every call, the libc's own included, comes here first.
+ * show it, and an F_SETFL without O_NONBLOCK keeps it.  Wrapped
+ * (tools/mkspecs.sh, green mode only), so every call, the libc's own
+ * included, comes here first.
  */
 #include <fcntl.h>
 #include <stdarg.h>

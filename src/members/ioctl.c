@@ -3,8 +3,9 @@
  * green ask again whether descriptors are non-blocking
  * (src/sysio/fdkind.c).  A FIONBIO that asks a listening socket whose
  * O_NONBLOCK is green's (src/sysio/listener.c) to block is already done
- * as the program sees it, and keeps green's flag.  Wrapped (tools/mkspecs.sh, green mode only), so
- * every call, the libc's own included, comes here first.
+ * as the program sees it, and keeps green's flag.  Wrapped
+ * (tools/mkspecs.sh, green mode only), so every call, the libc's own
+ * included, comes here first.
  */
 #include <sys/ioctl.h>
 #include <stdarg.h>

@@ -82,8 +82,10 @@ static int green_nowait(int fd)
 	if (!green_fd_nonblocking(f, fd)) return take(fd, f);
 	if (f->lst == LST_PROGRAM) return 0;
 	/* non-blocking: the program's, or green's by another process */
+	GREEN_ENTER();
 	f->lst = __syscall(SYS_fcntl, fd, F_GETSIG) == MARK ? LST_GREEN : LST_PROGRAM;
 	green_fd_used(fd);
+	GREEN_LEAVE();
 	return f->lst == LST_GREEN;
 }
 
@@ -136,8 +138,10 @@ hidden void __green_listener_flags_set(int fd, int kept)
 	struct green_fd *f = green_fd(fd);
 
 	if (f && !kept) {
+		GREEN_ENTER();
 		if (f->lst == LST_GREEN) __syscall(SYS_fcntl, fd, F_SETSIG, 0);
 		f->lst = LST_UNKNOWN;
+		GREEN_LEAVE();
 	}
 	__green_fd_flags_changed();
 }
