@@ -16,6 +16,12 @@
 # pool (-connection_queue; the default, 20, holds the acceptor back while
 # workers are busy).  wrk (Debian package wrk) is the load generator.
 # The server runs on one CPU, the client on another, with taskset.
+# Two more columns use both CPUs, server and client alike: green2 is two
+# green processes (copied stacks), one pinned to each CPU, sharing the
+# port through SO_REUSEPORT (CivetWeb has no option for it: a wrapper of
+# setsockopt, bench/reuseport.c, adds it where CivetWeb sets
+# SO_REUSEADDR; docs/servers.md, "On every core"), each with the whole
+# pool; glibc2 is the glibc server, one process, free to use both CPUs.
 #
 # One trial: a fresh server, a warm-up wrk run, the measured wrk run,
 # the server's VmHWM; the table gives the median of the trials.  Raw
@@ -26,11 +32,13 @@
 # Environment:
 #   GREEN_IO             passed to the green server as it is (recorded)
 #   HTTP_CONNS           connection counts (default "50 1000 10000")
-#   HTTP_COLS            columns: sep cop k11 glibc (default all four)
+#   HTTP_COLS            columns: sep cop k11 glibc green2 glibc2 (default all)
 #   HTTP_TRIALS          trials per cell (default 3; --quick 1)
 #   HTTP_SECS            seconds per measured run (default 10; --quick 3),
 #                        doubled, with the warm-up, from 5000 connections
 #   HTTP_SERVER_CPU, HTTP_CLIENT_CPU   (default 0 and 1)
+#   HTTP_GREEN2_PIN      no: green2's processes both free on the two CPUs
+#                        (default yes: one pinned to each)
 #   HTTP_PORT            (default 18080)
 #   CC                   the host compiler for the glibc build (default cc)
 #   HTTP_BUILD_ONLY      if set, build the servers and measure nothing
@@ -78,7 +86,8 @@ cw_srcs="$cw_src/src/civetweb.c $cw_src/src/main.c"
 build() {   # build BINARY COMPILER...
 	local bin=$1
 	shift
-	if [ ! -x "$bin" ] || [ "$green_cc" -nt "$bin" ] || [ "$builddir/lib/green/libc.a" -nt "$bin" ]; then
+	if [ ! -x "$bin" ] || [ "$green_cc" -nt "$bin" ] || [ "$builddir/lib/green/libc.a" -nt "$bin" ] ||
+	   [ "$here/bench/reuseport.c" -nt "$bin" ]; then
 		echo "==> building $(basename "$bin")" >&2
 		"$@" $cw_flags -o "$bin" $cw_srcs -lpthread -ldl 2>"$bin.log" ||
 			{ cat "$bin.log" >&2; return 1; }
@@ -87,11 +96,12 @@ build() {   # build BINARY COMPILER...
 build "$out/civetweb-green" "$green_cc"
 build "$out/civetweb-1to1" "$green_cc" --threads=1to1
 build "$out/civetweb-glibc" ${CC:-cc}
+build "$out/civetweb-green-reuseport" "$green_cc" -Wl,--wrap=setsockopt "$here/bench/reuseport.c"
 [ -z "${HTTP_BUILD_ONLY:-}" ] || exit 0
 
 # ---- settings
 conns_list=${HTTP_CONNS:-50 1000 10000}
-cols=${HTTP_COLS:-sep cop k11 glibc}
+cols=${HTTP_COLS:-sep cop k11 glibc green2 glibc2}
 if [ $quick = yes ]; then trials=${HTTP_TRIALS:-1} secs=${HTTP_SECS:-3} warm=1
 else trials=${HTTP_TRIALS:-3} secs=${HTTP_SECS:-10} warm=2; fi
 scpu=${HTTP_SERVER_CPU:-0} ccpu=${HTTP_CLIENT_CPU:-1}
@@ -106,16 +116,43 @@ server_cmd() {   # server_cmd COL: the command (and environment) of column COL
 	sep) echo "env -u GREEN_STACKS $out/civetweb-green" ;;
 	cop) echo "env GREEN_STACKS=copied $out/civetweb-green" ;;
 	k11) echo "$out/civetweb-1to1" ;;
-	glibc) echo "$out/civetweb-glibc" ;;
+	glibc|glibc2) echo "$out/civetweb-glibc" ;;
+	green2) echo "env GREEN_STACKS=copied $out/civetweb-green-reuseport" ;;
 	esac
+}
+
+# the CPUs of column COL's server processes, a word per process; the client's
+server_cpus() {
+	case $1 in
+	green2)
+		if [ "${HTTP_GREEN2_PIN:-yes}" = yes ]; then echo "$scpu $ccpu"
+		else echo "$scpu,$ccpu $scpu,$ccpu"; fi ;;
+	glibc2) echo "$scpu,$ccpu" ;;
+	*) echo "$scpu" ;;
+	esac
+}
+client_cpus() {
+	case $1 in
+	green2|glibc2) echo "$scpu,$ccpu" ;;
+	*) echo "$ccpu" ;;
+	esac
+}
+
+# listeners: how many sockets listen on the port (one per process)
+listeners() { ss -Hltn "( sport = :$port )" | wc -l; }
+
+# alive PIDS: are they all running?
+alive() {
+	local p
+	for p in "$@"; do kill -0 "$p" 2>/dev/null || return 1; done
 }
 
 # port_open: does something accept on the port?
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; }
 
-# trial COL CONNS FILE: one fresh server, warm-up, measured run -> FILE
+# trial COL CONNS FILE: fresh servers, warm-up, measured run -> FILE
 trial() {
-	local col=$1 n=$2 f=$3 workers pid i rc=0 hwm
+	local col=$1 n=$2 f=$3 workers pids= pid c i rc=0 hwm thr acc q nproc=0
 	workers=$((n > 256 ? n : 256))
 	echo "# load $(cut -d' ' -f1-3 /proc/loadavg)" >"$f"
 	echo "# workers $workers" >>"$f"
@@ -127,53 +164,72 @@ trial() {
 		echo "# failed: RLIMIT_NOFILE is $nofile, below $n connections" >>"$f"
 		return
 	fi
-	taskset -c "$scpu" $(server_cmd "$col") \
-		-listening_ports "127.0.0.1:$port" -document_root "$out/www" \
-		-num_threads "$workers" -enable_keep_alive yes -tcp_nodelay 1 \
-		-keep_alive_timeout_ms 30000 -listen_backlog 4096 \
-		-connection_queue "$workers" \
-		>"$f.server" 2>&1 &
-	pid=$!
-	# ready when it accepts, or failed when it exits (bounded)
+	: >"$f.server"
+	for c in $(server_cpus "$col"); do
+		taskset -c "$c" $(server_cmd "$col") \
+			-listening_ports "127.0.0.1:$port" -document_root "$out/www" \
+			-num_threads "$workers" -enable_keep_alive yes -tcp_nodelay 1 \
+			-keep_alive_timeout_ms 30000 -listen_backlog 4096 \
+			-connection_queue "$workers" \
+			>>"$f.server" 2>&1 &
+		pids="$pids $!" nproc=$((nproc + 1))
+	done
+	# ready when every process listens, or failed when one exits (bounded)
 	for i in $(seq 600); do
-		port_open && break
-		kill -0 $pid 2>/dev/null || break
+		[ "$(listeners)" -ge $nproc ] && break
+		alive $pids || break
 		sleep 0.1
 	done
-	if ! kill -0 $pid 2>/dev/null || ! port_open; then
-		wait $pid 2>/dev/null || rc=$?
+	if ! alive $pids || [ "$(listeners)" -lt $nproc ] || ! port_open; then
+		for pid in $pids; do
+			kill -0 $pid 2>/dev/null && continue
+			wait $pid 2>/dev/null || rc=$?
+		done
 		echo "# failed: the server did not start (exit status $rc): $(grep -m1 -i 'error\|cannot\|fail' "$f.server" || tail -n1 "$f.server")" >>"$f"
-		kill -9 $pid 2>/dev/null || true
-		wait $pid 2>/dev/null || true
+		for pid in $pids; do kill -9 $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; done
 		return
 	fi
 	# thousands of connections ramp up slowly (a SYN beyond the listen
 	# backlog is retried after 1 s, then 3 s, ...): twice as long a run
 	local w=$warm s=$secs
 	[ "$n" -ge 5000 ] && w=$((2 * warm)) s=$((2 * secs))
-	taskset -c "$ccpu" wrk -t1 -c"$n" -d"${w}s" --timeout 10s "$url" >"$f.warm" 2>&1 || true
-	taskset -c "$ccpu" wrk -t1 -c"$n" -d"${s}s" --timeout 10s --latency "$url" >>"$f" 2>&1 &
+	taskset -c "$(client_cpus "$col")" wrk -t1 -c"$n" -d"${w}s" --timeout 10s "$url" >"$f.warm" 2>&1 || true
+	taskset -c "$(client_cpus "$col")" wrk -t1 -c"$n" -d"${s}s" --timeout 10s --latency "$url" >>"$f" 2>&1 &
 	local wrk=$!
-	# half-way: how many connections the server has accepted (its
-	# sockets but the listener), how many wait in its listen queue
+	# half-way: how many connections the servers have accepted (their
+	# sockets but the listeners), how many wait in their listen queues
 	sleep $((s / 2))
-	echo "# accepted $(($(find /proc/$pid/fd -lname 'socket:*' 2>/dev/null | wc -l) - 1))" >>"$f.mid"
-	echo "# listen_queue $(ss -Hltn "( sport = :$port )" | awk '{print $2; exit}')" >>"$f.mid"
+	acc=0
+	for pid in $pids; do
+		acc=$((acc + $(find /proc/$pid/fd -lname 'socket:*' 2>/dev/null | wc -l) - 1))
+	done
+	echo "# accepted $acc" >>"$f.mid"
+	echo "# listen_queue $(ss -Hltn "( sport = :$port )" | awk '{q += $2} END {print q + 0}')" >>"$f.mid"
 	wait $wrk || rc=$?
 	cat "$f.mid" >>"$f" && rm -f "$f.mid"
 	[ $rc = 0 ] || echo "# failed: wrk exited with status $rc" >>"$f"
-	if kill -0 $pid 2>/dev/null; then
-		hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$pid/status)
+	if alive $pids; then
+		hwm=0 thr=0
+		for pid in $pids; do
+			hwm=$((hwm + $(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$pid/status)))
+			thr=$((thr + $(sed -n 's/^Threads:[[:space:]]*//p' /proc/$pid/status)))
+		done
 		echo "# hwm_kb $hwm" >>"$f"
-		echo "# threads $(sed -n 's/^Threads:[[:space:]]*//p' /proc/$pid/status)" >>"$f"
-		kill -TERM $pid
-		for i in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-		kill -9 $pid 2>/dev/null || true
-		wait $pid 2>/dev/null || true
+		echo "# threads $thr" >>"$f"
+		echo "# processes $nproc" >>"$f"
+		for pid in $pids; do kill -TERM $pid; done
+		for pid in $pids; do
+			for i in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+			kill -9 $pid 2>/dev/null || true
+			wait $pid 2>/dev/null || true
+		done
 	else
 		rc=0
-		wait $pid 2>/dev/null || rc=$?
-		echo "# failed: the server died during the run (status $rc)" >>"$f"
+		for pid in $pids; do
+			kill -0 $pid 2>/dev/null && { kill -9 $pid; wait $pid 2>/dev/null || true; continue; }
+			wait $pid 2>/dev/null || rc=$?
+		done
+		echo "# failed: a server process died during the run (status $rc)" >>"$f"
 	fi
 }
 

@@ -832,7 +832,11 @@ class Tables:
 # ---- the HTTP server table (bench/http.sh)
 
 HTTP_COLS = ["sep", "cop", "k11", "glibc"]
-HTTP_HEAD = dict(HEAD, k11="1:1 (musl)", glibc="glibc (host cc)")
+HTTP_HEAD = dict(HEAD, k11="1:1 (musl)", glibc="glibc (host cc)",
+                 green2="green, 2 processes (SO_REUSEPORT), copied stacks",
+                 glibc2="glibc (host cc), 1 process")
+# both CPUs: servers and client on CPUs 0 and 1 (bench/http.sh)
+HTTP_COLS2 = ["green2", "glibc2"]
 
 
 def wrk_seconds(s):
@@ -899,32 +903,9 @@ def latency(sec):
     return "%.0f µs" % (sec * 1e6)
 
 
-def http_table(d):
-    """The Markdown lines of the HTTP server table from RAWDIR d (None
-    when bench/http.sh did not run)."""
-    p = os.path.join(d, "http.info")
-    if not os.path.exists(p):
-        return None
-    info = {}
-    for line in open(p):
-        k, _, v = line.rstrip("\n").partition(" ")
-        info[k] = v
-    conns = [int(x) for x in info.get("conns", "").split()]
-    cols = [c for c in HTTP_COLS if c in info.get("cols", "").split()]
-    trials = int(info.get("trials", "1"))
-    out = []
-    w = out.append
-    w("CivetWeb %s, a thread-pool HTTP server in C (one worker per keep-alive "
-      "connection, at least 256 workers), serving one 1 KiB file with keep-alive "
-      "and TCP_NODELAY; load from %s (one thread, `--timeout 10s`). The server is "
-      "pinned to CPU %s and the client to CPU %s; each trial is a fresh server, a "
-      "%s s warm-up and a %s s measured run; median of %d trial%s (requests/s: "
-      "min–max beside it). GREEN_IO: %s. Load average %s at the start, %s at the end." % (
-          info.get("server", "?"), info.get("client", "wrk"), info.get("server_cpu", "?"),
-          info.get("client_cpu", "?"), info.get("warm", "?"), info.get("secs", "?"),
-          trials, "" if trials == 1 else "s", info.get("green_io", "default"),
-          info.get("load_start", "?"), info.get("load_end", "?")))
-    w("")
+def http_rows(d, conns, cols, trials, greens, glibc, w):
+    """The table's lines for columns cols, one group of rows per
+    connection count; the ratio: the best of greens to glibc."""
     w("| connections | | " + " | ".join(HTTP_HEAD[c] for c in cols) +
       " | best green ÷ glibc |")
     w("|---|---|" + "---:|" * (len(cols) + 1))
@@ -972,8 +953,8 @@ def http_table(d):
                 return "—"
             return "%d / %d" % (median(e), median(q) if q else 0)
 
-        best = [median([r.rps for r in good(c)]) for c in ("sep", "cop") if c in cols and good(c)]
-        gl = good("glibc") if "glibc" in cols else []
+        best = [median([r.rps for r in good(c)]) for c in greens if c in cols and good(c)]
+        gl = good(glibc) if glibc in cols else []
         glm = median([r.rps for r in gl]) if gl else 0
         ratio_ = "%.2f" % (max(best) / glm) if best and glm else "—"
         label = "%d (%s workers)" % (n, workers) if workers else str(n)
@@ -990,6 +971,47 @@ def http_table(d):
         w("| | load average (1 min) | %s | — |" % " | ".join(
             "–".join(sorted({"%.1f" % r.load for r in runs[c] if r.load is not None}, key=float))
             or "—" for c in cols))
+
+
+def http_table(d):
+    """The Markdown lines of the HTTP server table from RAWDIR d (None
+    when bench/http.sh did not run)."""
+    p = os.path.join(d, "http.info")
+    if not os.path.exists(p):
+        return None
+    info = {}
+    for line in open(p):
+        k, _, v = line.rstrip("\n").partition(" ")
+        info[k] = v
+    conns = [int(x) for x in info.get("conns", "").split()]
+    cols = [c for c in HTTP_COLS if c in info.get("cols", "").split()]
+    trials = int(info.get("trials", "1"))
+    out = []
+    w = out.append
+    w("CivetWeb %s, a thread-pool HTTP server in C (one worker per keep-alive "
+      "connection, at least 256 workers), serving one 1 KiB file with keep-alive "
+      "and TCP_NODELAY; load from %s (one thread, `--timeout 10s`). The server is "
+      "pinned to CPU %s and the client to CPU %s; each trial is a fresh server, a "
+      "%s s warm-up and a %s s measured run; median of %d trial%s (requests/s: "
+      "min–max beside it). GREEN_IO: %s. Load average %s at the start, %s at the end." % (
+          info.get("server", "?"), info.get("client", "wrk"), info.get("server_cpu", "?"),
+          info.get("client_cpu", "?"), info.get("warm", "?"), info.get("secs", "?"),
+          trials, "" if trials == 1 else "s", info.get("green_io", "default"),
+          info.get("load_start", "?"), info.get("load_end", "?")))
+    if cols:
+        w("")
+        http_rows(d, conns, cols, trials, ("sep", "cop"), "glibc", w)
+    cols2 = [c for c in HTTP_COLS2 if c in info.get("cols", "").split()]
+    if cols2:
+        w("")
+        w("Both CPUs: the same server and load with servers and client on CPUs %s and %s "
+          "(taskset), the same connection counts. green: two green processes sharing the "
+          "port with SO_REUSEPORT, one pinned to each CPU, each with the whole pool "
+          "(docs/servers.md, \"On every core\"); glibc: one process, its kernel threads on "
+          "both CPUs. Resident and threads are the sums over the processes." % (
+              info.get("server_cpu", "?"), info.get("client_cpu", "?")))
+        w("")
+        http_rows(d, conns, cols2, trials, ("green2",), "glibc2", w)
     w("")
     w("Errors are wrk's socket errors (connect, read, write, timeout) summed over the "
       "trials. Mid-run: the server's sockets other than the listener "

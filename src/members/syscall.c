@@ -23,7 +23,8 @@
  * for it), dup2 and dup3, and mq_close, which closes through here — what
  * green knew of that number is forgotten; when it changed a descriptor's
  * flags (fcntl F_SETFL, ioctl FIONBIO), green asks again whether
- * descriptors are non-blocking (src/sysio/fdkind.c).
+ * descriptors are non-blocking (src/sysio/fdkind.c), and a listening
+ * socket's O_NONBLOCK is the program's from then on (src/sysio/listener.c).
  */
 #include <unistd.h>
 #include <stdarg.h>
@@ -58,8 +59,8 @@ static void renumbered(long n, long a, long b)
 	case SYS_dup2:
 #endif
 	case SYS_dup3: if (a != b) __green_fd_forget(b, b); break;
-	case SYS_fcntl: if (b == F_SETFL) __green_fd_flags_changed(); break;
-	case SYS_ioctl: if (b == FIONBIO) __green_fd_flags_changed(); break;
+	case SYS_fcntl: if (b == F_SETFL) __green_listener_flags_set(a, 0); break;
+	case SYS_ioctl: if (b == FIONBIO) __green_listener_flags_set(a, 0); break;
 	}
 }
 

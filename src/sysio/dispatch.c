@@ -104,7 +104,7 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 	case SYS_accept:
 #endif
 	case SYS_accept4: {
-		long r = __sysio_io_call(nr, a, GREEN_IN, BY_READY, 0, cp);
+		long r = __sysio_accept(nr, a, cp);
 		if (r >= 0) __green_tick_accepted();   /* the tick's policy for acceptors */
 		return r;
 	}

@@ -1,6 +1,7 @@
 /*
  * fdio.c — descriptor I/O (read, write and their vector and
- * positioned forms, recv*, send*, accept) and connect (sysio.h).
+ * positioned forms, recv*, send*, and accept on a listener the program
+ * made non-blocking: listener.c) and connect (sysio.h).
  */
 #include <errno.h>
 #include <fcntl.h>

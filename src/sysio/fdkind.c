@@ -135,7 +135,7 @@ hidden int __green_fd_nonblocking(int fd)
 	 * made by another thread is before it or after it (a new era) */
 	GREEN_ENTER();
 	fl = __syscall(SYS_fcntl, fd, F_GETFL);
-	nb = fl >= 0 && (fl & O_NONBLOCK);
+	nb = fl >= 0 && (fl & O_NONBLOCK) && !(f && f->lst == LST_GREEN);   /* green's: listener.c */
 	if (fl >= 0 && f) {
 		f->nb = era << 1 | nb;
 		green_fd_used(fd);
@@ -179,6 +179,7 @@ hidden void __green_fd_forget(unsigned first, unsigned last)
 		f->kind = FD_UNKNOWN;
 		f->nb = 0;
 		f->miss = 0;
+		f->lst = LST_UNKNOWN;
 	}
 	/* the epoll backend's registrations of these numbers go too (epoll.c) */
 	if (!green_active()) return;

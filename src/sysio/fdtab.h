@@ -41,7 +41,12 @@ struct green_fd {
 	unsigned nb;
 	unsigned char kind;
 	unsigned char miss;
+	/* listener.c: a listening socket's O_NONBLOCK is green's (the
+	 * program's view: blocking) or the program's; LST_UNKNOWN: ask */
+	unsigned char lst;
 };
+
+enum { LST_UNKNOWN, LST_GREEN, LST_PROGRAM };
 
 #define GREEN_FDS_MAX (1u << 20)
 #define FD_MISS_TRUST 2

@@ -36,4 +36,11 @@ hidden void __green_fd_forget(unsigned first, unsigned last);
 hidden int __green_fd_read_waits_first(int fd);  /* its reads found nothing lately */
 hidden void __green_fd_read_tried(int fd, int empty);
 
+/* ---- listening sockets made non-blocking by green (listener.c): the
+ * program's view of their flags, for fcntl and ioctl */
+hidden long __green_listener_getfl(int fd, long flags);   /* F_GETFL's answer */
+hidden long __green_listener_setfl(int fd, long flags);   /* F_SETFL's argument */
+hidden int __green_listener_greens(int fd);              /* its O_NONBLOCK is green's */
+hidden void __green_listener_flags_set(int fd, int kept);   /* after F_SETFL, FIONBIO */
+
 #endif

@@ -6,7 +6,8 @@
  * lives in this directory, a file per concern.  The upper half, which
  * knows system calls:
  *
- *   fdio.c      descriptor I/O (read, write, recv*, send*, accept) and connect
+ *   fdio.c      descriptor I/O (read, write, recv*, send*) and connect
+ *   listener.c  accept on a queue other processes may share
  *   sets.c      the program's own sets: poll, ppoll, select, pselect, epoll_wait
  *   children.c  wait4, waitid
  *   fifo.c      a FIFO's open, which waits for the other end
@@ -56,6 +57,9 @@ hidden long __sysio_io_iov(int fd, int ev, const struct iovec *iov, int cnt, off
 hidden long __sysio_io_buf(int fd, int ev, void *buf, size_t len, off_t off, int cp);
 hidden long __sysio_io_call(long nr, const long *a, int ev, int how, int flag_arg, int cp);
 hidden long __sysio_connect(int fd, long addr, long len, int cp);
+
+/* listener.c: accept, never asleep in the kernel */
+hidden long __sysio_accept(long nr, const long *a, int cp);
 
 /* sets.c */
 hidden long __sysio_poll(struct pollfd *p, unsigned long n, uint64_t dl, long mask, long msize, int cp);

@@ -233,6 +233,52 @@ START_TEST(accept_idle)
 }
 END_TEST
 
+/* ---- a listening socket's flags as the program set them: green makes a
+ * blocking listener non-blocking in the kernel at its first accept
+ * (src/sysio/listener.c), which F_GETFL does not show; the program's own
+ * O_NONBLOCK answers EAGAIN, and taking it off again makes accept wait */
+
+START_TEST(accept_keeps_program_flags)
+{
+	struct waiter w = { .fn = acceptor };
+	struct sockaddr_in sa;
+	int c, fl;
+
+	w.fd = listener(&sa);
+	start(&w);
+	compute_while(&w);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_eq(connect(c, (void *)&sa, sizeof sa), 0);
+	finish(&w);
+	ck_assert_int_ge(w.result, 0);
+	close(w.result);
+	close(c);
+	fl = fcntl(w.fd, F_GETFL);
+	ck_assert_int_eq(fl & O_NONBLOCK, 0);
+	if (GREEN_MODE) ck_assert_int_ne(syscall(SYS_fcntl, w.fd, F_GETFL) & O_NONBLOCK, 0);
+	/* the program's own non-blocking listener */
+	ck_assert_int_eq(fcntl(w.fd, F_SETFL, fl | O_NONBLOCK), 0);
+	ck_assert_int_ne(fcntl(w.fd, F_GETFL) & O_NONBLOCK, 0);
+	errno = 0;
+	ck_assert_int_eq(accept(w.fd, 0, 0), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	/* blocking again: accept waits for the next connection */
+	ck_assert_int_eq(fcntl(w.fd, F_SETFL, fl), 0);
+	ck_assert_int_eq(fcntl(w.fd, F_GETFL) & O_NONBLOCK, 0);
+	w.result = 0;
+	w.entered = w.done = 0;
+	start(&w);
+	compute_while(&w);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_eq(connect(c, (void *)&sa, sizeof sa), 0);
+	finish(&w);
+	ck_assert_int_ge(w.result, 0);
+	close(w.result);
+	close(c);
+	close(w.fd);
+}
+END_TEST
+
 /* ---- a write longer than the pipe holds completes in full */
 
 static void *writer(void *arg)
@@ -1139,6 +1185,7 @@ Suite *suite_io(void)
 	tcase_add_test(tc, fgets_pipe);
 	tcase_add_test(tc, waitpid_child);
 	tcase_add_test(tc, accept_idle);
+	tcase_add_test(tc, accept_keeps_program_flags);
 	tcase_add_test(tc, write_full_pipe);
 	tcase_add_test(tc, fifo_open);
 	tcase_add_test(tc, big_fd);
