@@ -3,7 +3,9 @@
  * record.sh): worker threads, sliced by the tick, read random bytes from
  * a file and compute on them, and send what they found through a pipe to
  * a thread that folds it into a state hash under a mutex and prints a
- * line every 50 records; an interval timer ticks beside them.  The run
+ * line every 50 records; an interval timer ticks beside them.  Each
+ * worker sleeps a millisecond a round, so the trace grows at much the
+ * same rate per second however busy the machine is.  The run
  * lasts SECONDS of the monotonic clock (argument 1; the clock is
  * recorded, so a replay ends at the same record), then prints the final
  * state and, with "crash" (argument 2), writes through a null pointer.
@@ -55,6 +57,7 @@ struct rec { uint32_t worker, round; uint64_t h; };
 static void *worker(void *arg)
 {
 	unsigned char buf[CHUNK];
+	struct timespec pause = { 0, 1000000 };
 	uint32_t id = (uint32_t)(uintptr_t)arg, round = 0;
 	int fd = open(file, O_RDONLY);
 	if (fd < 0) { perror(file); exit(2); }
@@ -62,10 +65,11 @@ static void *worker(void *arg)
 		off_t at = ((off_t)(round * 7 + id * 13) % 64) * CHUNK;
 		if (pread(fd, buf, CHUNK, at) != CHUNK) { perror("pread"); exit(2); }
 		uint64_t h = id;
-		for (int k = 0; k < 1500; k++)    /* some computing, for the tick to cut */
+		for (int k = 0; k < 300; k++)     /* some computing, for the tick to cut */
 			for (int i = 0; i < CHUNK; i++) h = (h ^ buf[i] ^ k) * 0x100000001b3ull;
 		struct rec r = { id, round++, h };
 		if (write(pipefd[1], &r, sizeof r) != sizeof r) { perror("write"); exit(2); }
+		nanosleep(&pause, 0);   /* the trace grows by the clock, not by the CPU's speed */
 	}
 	close(fd);
 	return 0;
