@@ -185,6 +185,20 @@ if [ -n "${GDB:-}" ] && [ -n "${first:-}" ]; then
 		fail "ring under gdb"; grep -i 'event\|error\|SIGSEGV' ringgdb.out | head -6
 	fi
 fi
+# linked dynamically, with copied stacks, to its exit: the same end
+if [ -x "$B/tests/record/ring-dyn" ]; then
+	cp "$B/tests/record/ring-dyn" ringdyn
+	GREEN_STACKS=copied GREEN_QUANTUM_MS=1 "$REC" --last=1 -o ringdyn.trace -- ./ringdyn 3 ring.bin >ringdyn.out 2>ringdyn.err
+	"$REP" ringdyn.trace >ringdyn.rep 2>ringdyn.reperr
+	n=$(wc -c <ringdyn.rep)
+	if [ -n "$(summary ringdyn.err)" ] && [ "$(summary ringdyn.reperr)" = "$(summary ringdyn.err)" ] &&
+	   [ "$n" -gt 0 ] && [ "$n" -lt "$(wc -c <ringdyn.out)" ] && tail -c "$n" ringdyn.out | cmp -s - ringdyn.rep &&
+	   grep -q '^final state' ringdyn.rep; then
+		pass "ring: dynamic, copied stacks, to its exit: the replay prints the last $(wc -l <ringdyn.rep) of $(wc -l <ringdyn.out) lines alike"
+	else
+		fail "ring: dynamic, copied stacks: the replay differs"; tail -3 ringdyn.reperr
+	fi
+fi
 "$REC" --last=60 -o short.trace -- ./rrmix >short.out 2>short.err
 "$REP" short.trace >short.rep 2>short.reperr
 if [ -n "$(summary short.err)" ] && [ "$(summary short.reperr)" = "$(summary short.err)" ] &&

@@ -500,7 +500,7 @@ static long real_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 		break;
 	case SYS_close_range: {
 		/* the trace's descriptor, and the ring's after it, stay */
-		unsigned long lo = GREEN_TRACE_FD, hi = __green_ring_fd(GREEN_RING_SEG) ? GREEN_RING_PIPE + 1 : lo;
+		unsigned long lo = GREEN_TRACE_FD, hi = __green_ring_fd(GREEN_RING_SEG) ? GREEN_RING_SOCK + 1 : lo;
 		if ((unsigned long)a[0] <= hi && (unsigned long)a[1] >= lo) {
 			long r = (unsigned long)a[0] < lo ? gate(nr, a[0], lo - 1, a[2], 0, 0, 0) : 0;
 			if (r >= 0 && (unsigned long)a[1] > hi)

@@ -44,7 +44,7 @@ struct green_ksa {
 
 /* ring.c: green-record --last=N keeps the last N seconds */
 #define GREEN_RING_SEG 1002     /* its two segment files: 1002 and 1003 */
-#define GREEN_RING_PIPE 1004    /* its pipes to the checkpoints: 1004 and 1005 */
+#define GREEN_RING_SOCK 1004    /* its sockets to the checkpoints: 1004 and 1005 */
 #define GREEN_REC_OWN_LO 0x5f0000000000ul   /* the recorder's own mappings (trace.c, ring.c), */
 #define GREEN_REC_OWN_HI 0x700000000000ul   /* never part of a checkpoint */
 struct green_rec_keep {                  /* what a replay keeps across a ring's restore */

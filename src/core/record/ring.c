@@ -5,7 +5,7 @@
  * last seconds needs the process as it was when they began.  The recorder
  * takes a checkpoint every N seconds: a fork of the one kernel thread
  * (clone with no exit signal, so the program never sees the child, nor
- * reaps it with waitpid), which blocks all signals and waits on a pipe.
+ * reaps it with waitpid), which blocks all signals and waits on a socket.
  * The events from a checkpoint on go to a segment file of their own (two,
  * opened by the launcher on GREEN_RING_SEG, unlinked: used in turn).  At
  * the next checkpoint the oldest one is told to go and its segment is
@@ -49,6 +49,7 @@
 #include <time.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include "base/seam.h"
 #include "record/record.h"
@@ -201,7 +202,7 @@ static uint32_t read_maps(struct rmap *t)
 
 struct ckpt {
 	int pid;     /* -1: none; 0: the program's start, no process */
-	int pipe;    /* its pipe's end we write */
+	int sock;    /* our end of its socket pair */
 	int seg;     /* the segment its events begin */
 };
 
@@ -220,19 +221,21 @@ static uint64_t now_ns(void)
 
 hidden int __green_ring_fd(long fd)
 {
-	return ring_on && fd >= GREEN_RING_SEG && fd < GREEN_RING_PIPE + 2;
+	return ring_on && fd >= GREEN_RING_SEG && fd < GREEN_RING_SOCK + 2;
 }
 
 hidden void __green_ring_begin(void)
 {
 	const char *s = getenv("GREEN_RECORD_LAST");
 	long secs = 0;
-	if (!s) return;
+	/* no segments: a program the recorded one started with execve,
+	 * which inherits the variable but not the descriptors */
+	if (!s || G3(SYS_fcntl, GREEN_RING_SEG, F_SETFD, FD_CLOEXEC) < 0 ||
+	    G3(SYS_fcntl, GREEN_RING_SEG + 1, F_SETFD, FD_CLOEXEC) < 0)
+		return;
 	while (*s >= '0' && *s <= '9') secs = secs * 10 + *s++ - '0';
-	if (secs <= 0 || *s || G2(SYS_fcntl, GREEN_RING_SEG, F_GETFD) < 0 ||
-	    G2(SYS_fcntl, GREEN_RING_SEG + 1, F_GETFD) < 0) {
-		msg("green-record: GREEN_RECORD_LAST wants whole seconds and the ring's segments "
-		    "(run the program with green-record --last)\n");
+	if (secs <= 0 || *s) {
+		msg("green-record: GREEN_RECORD_LAST wants a whole number of seconds\n");
 		G1(SYS_exit_group, 125);
 	}
 	window_ns = secs * 1000000000ull;
@@ -240,6 +243,13 @@ hidden void __green_ring_begin(void)
 	older = (struct ckpt){ 0, -1, 0 };
 	ring_on = 1;
 	trace_to(GREEN_RING_SEG);
+}
+
+/* A word to a checkpoint: a socket, so that one that died cannot raise
+ * SIGPIPE in the program (MSG_NOSIGNAL) */
+static void send_to(int fd, const char *m, size_t n)
+{
+	while (gate(SYS_sendto, fd, (long)m, n, MSG_NOSIGNAL, 0, 0) == -EINTR) ;
 }
 
 static void reap(int pid)
@@ -252,8 +262,8 @@ static void reap(int pid)
 static void tell(struct ckpt *c, char what)
 {
 	if (c->pid > 0) {
-		write_all(c->pipe, &what, 1);
-		G1(SYS_close, c->pipe);
+		send_to(c->sock, &what, 1);
+		G1(SYS_close, c->sock);
 		reap(c->pid);
 	}
 	c->pid = -1;
@@ -329,10 +339,10 @@ static void checkpoint_waits(int rfd, int seg)
 	uint64_t all = ~0ull;
 	char c[2] = { 0, 0 };
 	G4(SYS_rt_sigprocmask, SIG_SETMASK, &all, &ck.mask, 8);
-	/* only the trace, the segments and the pipe stay open here: a
+	/* only the trace, the segments and the socket stay open here: a
 	 * descriptor of the program's held open by a checkpoint would keep a
 	 * pipe or socket from its end of file, or its peer from seeing it
-	 * closed (the pipe's read end moves to GREEN_EVENTS_FD's number,
+	 * closed (our end moves to GREEN_EVENTS_FD's number,
 	 * which the checkpoint does not need) */
 	G3(SYS_dup3, rfd, GREEN_EVENTS_FD, 0);
 	rfd = GREEN_EVENTS_FD;
@@ -359,7 +369,7 @@ static void checkpoint(void)
 		seg = older.seg ^ 1;
 	}
 	empty(seg);
-	if (G2(SYS_pipe2, p, O_CLOEXEC) < 0) return;
+	if (G4(SYS_socketpair, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) < 0) return;
 	pid = G2(SYS_clone, 0, 0);   /* no exit signal: the program never sees it */
 	if (pid == 0) {
 		checkpoint_waits(p[0], seg);
@@ -372,9 +382,9 @@ static void checkpoint(void)
 		ring_on = 0;
 		return;
 	}
-	G3(SYS_dup3, p[1], GREEN_RING_PIPE + seg, O_CLOEXEC);
+	G3(SYS_dup3, p[1], GREEN_RING_SOCK + seg, O_CLOEXEC);
 	G1(SYS_close, p[1]);
-	younger = (struct ckpt){ pid, GREEN_RING_PIPE + seg, seg };
+	younger = (struct ckpt){ pid, GREEN_RING_SOCK + seg, seg };
 	trace_to(GREEN_RING_SEG + seg);
 }
 
@@ -400,8 +410,8 @@ hidden void __green_ring_end(void)
 		copy_segments(older.seg, n);
 	} else {
 		char m[2] = { 'a', (char)n };
-		write_all(older.pipe, m, 2);
-		G1(SYS_close, older.pipe);
+		send_to(older.sock, m, 2);
+		G1(SYS_close, older.sock);
 		reap(older.pid);
 	}
 }
