@@ -176,11 +176,12 @@ else
 	fail "ring: the trace of the last 1-2 s takes $last bytes, a full one of the 5 s $full"
 fi
 if [ -n "${GDB:-}" ] && [ -n "${first:-}" ]; then
-	printf 'green-replay goto %d\ngreen-replay when\ncontinue\ngreen-replay when\n' $((first + 20)) >ring.gdb
+	printf 'green-replay goto 1\ngreen-replay when\ngreen-replay goto %d\ngreen-replay when\ncontinue\n' \
+		$((first + 20)) >ring.gdb
 	"$REP" --gdb --batch -x ring.gdb ringlast.trace >ringgdb.out 2>&1
-	if grep -q "^event $((first + 20)), point" ringgdb.out && grep -q 'SIGSEGV' ringgdb.out &&
-	   grep -q 'in main .* at .*ring\.c:[0-9]' ringgdb.out; then
-		pass "ring under gdb: goto $((first + 20)) after the checkpoint, then on to the crash in main"
+	if grep -q "^event $first, point" ringgdb.out && grep -q "^event $((first + 20)), point" ringgdb.out &&
+	   grep -q 'SIGSEGV' ringgdb.out && grep -q 'in main .* at .*ring\.c:[0-9]' ringgdb.out; then
+		pass "ring under gdb: goto 1 stops at the checkpoint's event $first, goto $((first + 20)), then on to the crash in main"
 	else
 		fail "ring under gdb"; grep -i 'event\|error\|SIGSEGV' ringgdb.out | head -6
 	fi

@@ -803,6 +803,12 @@ hidden void __green_rec_resumed(const struct green_rec_keep *k)
 	events_fd = k->events_fd;
 	__green_rec_stop_at = k->stop_at;
 	__green_rec_fork_req = k->fork_req;
+	if (k->stop_at && k->stop_at < __green_rec_events) {   /* gdb's goto to before the trace */
+		say("green-replay: event %u is before this trace's start (the checkpoint of green-record "
+		    "--last, at event %u): stopping there\n", (unsigned long long)k->stop_at,
+		    (unsigned long long)__green_rec_events);
+		__green_rec_stop_at = __green_rec_events;
+	}
 	qhead = qtail;
 	in_vfork = 0;
 	if (start_dispatch() < 0) G1(SYS_exit_group, 125);
