@@ -33,6 +33,8 @@
 #   HTTP_SERVER_CPU, HTTP_CLIENT_CPU   (default 0 and 1)
 #   HTTP_PORT            (default 18080)
 #   CC                   the host compiler for the glibc build (default cc)
+#   HTTP_BUILD_ONLY      if set, build the servers and measure nothing
+#                        (bench/realtimes.sh times their start-up)
 set -eu
 
 usage() { echo "usage: $0 BUILDDIR [RAWDIR] [--quick]" >&2; exit 2; }
@@ -55,7 +57,7 @@ if [ -z "$raw" ]; then
 fi
 mkdir -p "$raw"
 raw=$(cd "$raw" && pwd)
-rm -f "$raw"/http.*
+[ -n "${HTTP_BUILD_ONLY:-}" ] || rm -f "$raw"/http.*
 
 green_cc=$builddir/bin/green-cc
 [ -x "$green_cc" ] || { echo "http.sh: $green_cc not found (is green built?)" >&2; exit 1; }
@@ -85,6 +87,7 @@ build() {   # build BINARY COMPILER...
 build "$out/civetweb-green" "$green_cc"
 build "$out/civetweb-1to1" "$green_cc" --threads=1to1
 build "$out/civetweb-glibc" ${CC:-cc}
+[ -z "${HTTP_BUILD_ONLY:-}" ] || exit 0
 
 # ---- settings
 conns_list=${HTTP_CONNS:-50 1000 10000}

@@ -15,7 +15,8 @@ per figure:
   value    the median (a derived figure: the median of its per-round values)
   min, max the extremes over the trials ("" for a derived figure)
   res      a derived figure's resolution ("" for a timing)
-  unit     ns (per operation), rps (requests/s), round_trips/s, s, bytes
+  unit     ns (per operation), rps (requests/s), round_trips/s, s, bytes,
+           us and ms (wake-up latency, work stealing), count
   trials   how many trials or rounds
   flag     "" | noisy (spread > value) | below_resolution
 """
@@ -23,6 +24,7 @@ import csv
 import json
 import os
 
+import spin_tables
 import stats
 
 FIELDS = ["run", "column", "metric", "depth", "value", "min", "max", "res", "unit", "trials", "flag"]
@@ -79,6 +81,7 @@ def records(raw, tables, derived, http_points=None):
     ps = tables.procswitch()
     if ps:
         diff("proc", "", "procswitch", ps[3])
+    out += spin_tables.records(raw.d)   # wake-up latency and work stealing
     if http_points:
         conns, builds = http_points
         for build, _, pts in builds:

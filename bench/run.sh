@@ -73,6 +73,8 @@ procswitch:1:1:Process-context switch row and table
 workloads:408:88:Workloads: Ping-Pong, shared data, bursty threads
 pshared:153:24:Cross-process wake-up
 explore:28:3:Seeded schedules
+wakeup:42:11:Wake-up latency beside spinners (bench/wakeup.c)
+steal:21:3:A work-stealing executor whose idle workers spin (bench/steal.c)
 echo:290:5:Thread per connection against an event loop (bench/echo.sh)
 http:719:94:A thread-pool HTTP server (bench/http.sh), server.svg"
 phase_keys=$(printf '%s\n' "$PHASES" | cut -d: -f1 | tr '\n' ' ')
@@ -469,6 +471,19 @@ if want explore; then
 		run_append explore.mem.none "$XB" mem $xc
 		i=$((i + 1))
 	done
+fi
+
+# ---- threads beside spinners (bench/spin.sh): a thread woken by a pipe,
+# a signal or a timer (bench/wakeup.c), and a work-stealing executor
+# whose idle workers spin (bench/steal.c), each for green (separate and
+# copied stacks), 1:1 and glibc
+if want wakeup; then
+	phase wakeup "wake-up latency beside spinners"
+	sh "$srcdir/bench/spin.sh" wakeup "$green_cc" "$out" "$raw" "$pin" $quick
+fi
+if want steal; then
+	phase steal "work-stealing executor"
+	sh "$srcdir/bench/spin.sh" steal "$green_cc" "$out" "$raw" "$pin" $quick
 fi
 
 # ---- thread per connection against an event loop; the multiplexer's

@@ -21,6 +21,7 @@ import echo_tables  # bench/echo_tables.py, beside this file
 import svgplot      # bench/svgplot.py
 import stats        # bench/stats.py: resolution and noise
 import results      # bench/results.py: results.csv and results.json
+import spin_tables  # bench/spin_tables.py: threads beside spinners
 
 COLS = ["sep", "cop", "k11", "pth"]
 HEAD = {
@@ -790,6 +791,8 @@ class Tables:
         self.stack_table()
         self.w()
         self.explore_table()
+        for line in spin_tables.lines(self.raw.d):   # bench/spin.sh's runs
+            self.w(line)
         for line in echo_tables.lines(self.raw.d):   # bench/echo.sh's runs
             self.w(line)
         self.w("## A thread-pool HTTP server (bench/http.sh)")

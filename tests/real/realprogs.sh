@@ -43,6 +43,8 @@
 #   RP_TIMEOUT  seconds a run of one suite (of one abseil program) may take (1800)
 #   RP_MODES    the modes to run (default "glibc separate copied", and
 #               for abseil "glibc separate copied 1ms")
+#   RP_BUILD_ONLY  if set, libuv's suite is built for the modes, not run
+#               (bench/realtimes.sh times one of its tests)
 #   RP_LINK     static (default) or dynamic: how green-cc links the
 #               programs (dynamic: green-cc --dynamic, against green's
 #               libc.so, in trees of their own: docs/dynamic.md; abseil
@@ -178,6 +180,7 @@ libuv_suite() {
 			  cmake --build "$b" -j2 --target uv_run_tests_a; } >"$d/rp-build.log" 2>&1 ||
 				{ echo "realprogs.sh: building libuv failed, see $d/rp-build.log" >&2; return 1; }
 		fi
+		[ -n "${RP_BUILD_ONLY:-}" ] && continue
 		log=$top/libuv.$m.log
 		say "libuv uv_run_tests_a ($m)"
 		# it refuses to run as root: then as nobody, in a tree of its own
@@ -188,8 +191,8 @@ libuv_suite() {
 		fi
 		# the suite finds its fixtures relative to the working directory
 		(cd "$d" && run "$m" "$log" "$b/uv_run_tests_a")
-		runas=
 		rc=$?
+		runas=
 		mapfile -t f < <(sed -n 's/^not ok [0-9]* - //p' "$log")
 		report libuv "$m" "$(grep -c '^ok ' "$log")" "$(grep -cE '^(not )?ok ' "$log")" "$rc" "${f[@]}"
 	done
@@ -311,6 +314,7 @@ for p in $progs; do
 	libevent|libuv|memcached|gawk|abseil) "${p}_suite" || st=1 ;;
 	*) echo "realprogs.sh: unknown program $p" >&2; exit 2 ;;
 	esac
+	[ -z "${RP_BUILD_ONLY:-}" ] || continue
 	case " $modes " in
 	*" separate "*" copied "*)
 		[ "${passed[$p.separate]:-x}" = "${passed[$p.copied]:-y}" ] || st=1 ;;

@@ -17,7 +17,9 @@
 #    shows a negative figure, the rows read "below resolution (< X)",
 #    the noisy timing is marked, and results.csv flags the same;
 #  - the server plot from made-up figures: a line per build in each HTTP
-#    panel and a bar per echo build.
+#    panel and a bar per echo build;
+#  - bench/wakeup.c and bench/steal.c built and run small, their rows in
+#    tables.md and results.csv (steal.c checks that each task ran once).
 . "$GREEN_SRC/tests/lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 scratch plots
@@ -56,6 +58,21 @@ else
 	GREEN_STACKS=copied $G micro >"$T/raw/cop.micro"
 	unset BENCH_TRIALS BENCH_SCALE BENCH_ONLY
 	printf 'copied %s\ntick no\ntrials 3\nscale 0.01\n' $copied >"$T/raw/info"
+	# threads beside spinners, as bench/spin.sh runs them, only smaller:
+	# steal.c exits 1 unless every task ran exactly once
+	for p in wakeup steal; do
+		"$B/bin/green-cc" -O2 -o "$T/$p" "$S/bench/$p.c" >"$T/err" 2>&1 ||
+			fail "bench/$p.c does not build: $(head -3 "$T/err")"
+	done
+	echo "rounds 5" >"$T/raw/wakeup.info"
+	$TO $GREEN_RUN "$T/wakeup" pipe 1 5 >"$T/raw/sep.wakeup.pipe1" ||
+		fail "bench/wakeup.c: pipe 1 5 failed"
+	echo "tasks 2000" >"$T/raw/steal.info"
+	if GREEN_STACKS=copied $TO $GREEN_RUN "$T/steal" 4 2000 1 100 50 >"$T/raw/cop.steal.w4" 2>"$T/err"; then
+		pass "bench/steal.c: 4 workers ran 3000 tasks, each once, with copied stacks"
+	else
+		fail "bench/steal.c: $(head -3 "$T/err")"
+	fi
 fi
 
 out=$(python3 - "$S/bench" "$T" "$real" <<'EOF'
@@ -108,6 +125,14 @@ if real:
         bad.append("stack-depth: no fitted line")
     if any("not built" in (e.text or "") or "no copied" in (e.text or "") for e in root.iter(NS + "text")):
         bad.append("stack-depth: says copied stacks are missing")
+    # the spinners' tables: a figure in the cells measured, "not measured" in the rest
+    for want in ("| pipe, 1 | green, separate stacks | **", "| 4 | green, copied stacks | **",
+                 "| pipe, 10 | glibc (host cc) | not measured |"):
+        if want not in md:
+            bad.append("tables.md: no row starting %r" % want)
+    got = {(r["column"], r["metric"]) for r in csv.DictReader(open(T + "/results.csv"))}
+    if ("sep", "wakeup_p50") not in got or ("cop", "steal_cpu") not in got:
+        bad.append("results.csv: no wake-up or work-stealing figures")
 
 # ---- impossible values: made-up raw results
 R = T + "/bad"

@@ -753,13 +753,6 @@ START_TEST(priority_order)
 		fprintf(stderr, "SKIP: priority order across processes is green's (1:1: the kernel's)\n");
 		return;
 	}
-	/* Known open: under qemu-user (no futex_waitv) the order is out by
-	 * one in about half the runs on m68k and one in six on sparc64,
-	 * cause not found yet (docs/conformance.md). */
-	if (getenv("GREEN_RUN") && *getenv("GREEN_RUN")) {
-		fprintf(stderr, "SKIP: priority_order under an emulator: known to fail there\n");
-		return;
-	}
 	o = shared_alloc(sizeof *o);
 	o->kind = _i;
 	ck_assert_int_eq(sem_init(&o->sem, 1, 0), 0);

@@ -42,11 +42,13 @@
  * process, with FUTEX_WAKE (shared) otherwise.  The waiter parks on its
  * slot's word with the process-shared wait (pshared.c): its process, if
  * idle, sleeps in futex_waitv on it; if busy, the waiter re-checks
- * every 1, 2, then 4 ms.  On a re-check a waiter still WAITING may take
- * the object only if no better slot of it is WAITING or WOKEN
- * (board_first): that keeps the order even when a re-check lands between
- * a release and the chosen waiter's run, and covers a waker that could
- * not see the board (below).
+ * every 1, 2, then 4 ms.  A waiter, woken or at a re-check, may take
+ * the object only if fewer better slots of it are WAITING or WOKEN than
+ * the object has units free (__green_board_turn): that keeps the order
+ * when a re-check lands between a release and the chosen waiter's run,
+ * when a waker looked at the board after such a re-check and woke a
+ * second waiter for the one unit, and covers a waker that could not see
+ * the board (below).
  *
  * A dead waiter.  A process killed while its threads wait leaves their
  * slots behind.  Whoever meets a slot of another process while picking
@@ -263,19 +265,50 @@ hidden int __green_board_park(struct gslot *s, uint64_t deadline, enum gwait kin
 	return __green_pshared_wait(&s->state, S_WAITING, deadline, kind, obj, step);
 }
 
-hidden int __green_board_first(struct gslot *s, int mask, int want)
-{
-	struct board *b = bd;
-	struct gslot *t = best(b, s->id, 1, mask, want);
-	return !t || t == s || !better(t, s);
-}
-
 /* Wake one slot: WAITING -> WOKEN, then its word. */
 static int wake_slot(struct gslot *s)
 {
 	if (!__sync_bool_compare_and_swap(&s->state, S_WAITING, S_WOKEN)) return 0;
 	__green_pshared_wake(&s->state, 1, s->pid != __green_pshared_pid());
 	return 1;
+}
+
+/* How many slots of s's object (flags & mask == want), WAITING or
+ * WOKEN, go before s; dead ones are freed on the way. */
+static int ahead(struct board *b, const struct gslot *s, int mask, int want)
+{
+	unsigned hi = b->high;
+	int n = 0;
+
+	for (unsigned i = 0; i < hi && i < NSLOTS; i++) {
+		struct gslot *t = &b->s[i];
+		int st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+		if ((st != S_WAITING && st != S_WOKEN) || t == s || t->id != s->id) continue;
+		if ((t->flags & mask) != want || !better(t, s)) continue;
+		if (!reclaim_dead(t, st)) n++;
+	}
+	return n;
+}
+
+/* A woken waiter is not always the one to go: a waker whose look at the
+ * board came after a re-check had taken the object wakes the next best
+ * too, and two woken waiters then race for one unit, the worse one
+ * first when its process runs first (seen under an emulator, where the
+ * look comes late).  So a waiter, woken or not, goes only when fewer
+ * better slots wait or are woken than there are units; a woken one that
+ * does not go passes its wake on to the best waiting slot before it, if
+ * any (a better woken one needs none), and waits again in its place. */
+hidden int __green_board_turn(struct gslot *s, int units, int mask, int want)
+{
+	struct board *b = bd;
+	struct gslot *t;
+
+	if (ahead(b, s, mask, want) < units) return 1;
+	if (s->state == S_WOKEN) {
+		__green_board_rejoin(s);
+		if ((t = best(b, s->id, 0, mask, want)) && t != s && better(t, s)) wake_slot(t);
+	}
+	return 0;
 }
 
 hidden int __green_board_wake(volatile int *idw, int n, int mask, int want)

@@ -22,10 +22,11 @@ hidden int __green_board_woken(const struct gslot *);
  * ECANCELED). */
 hidden int __green_board_park(struct gslot *, uint64_t deadline, enum gwait kind,
                               const void *obj, unsigned *step);
-/* No better slot of the object (flags & mask == want) is WAITING or
- * WOKEN: this waiter may take it on a re-check.  Slots of dead
- * processes met on the way are freed. */
-hidden int __green_board_first(struct gslot *, int mask, int want);
+/* Fewer better slots of the object (flags & mask == want) are WAITING
+ * or WOKEN than `units`: this waiter may try to take it.  If not, and it
+ * was woken, its wake goes on to the best waiting slot before it and it
+ * is WAITING again.  Slots of dead processes met on the way are freed. */
+hidden int __green_board_turn(struct gslot *, int units, int mask, int want);
 /* Wake the n best WAITING slots of the object with flags & mask ==
  * want: how many were woken (0: nobody on the board). */
 hidden int __green_board_wake(volatile int *idw, int n, int mask, int want);

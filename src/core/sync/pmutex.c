@@ -231,7 +231,7 @@ static int contend(struct gpmutex *m, uint64_t deadline)
 	int r, mine, timed = 0;
 
 	for (;;) {
-		mine = !s || __green_board_woken(s) || __green_board_first(s, 0, 0);
+		mine = !s || __green_board_turn(s, 1, 0, 0);
 		if (mine && (r = take(m, 1)) != EBUSY) break;
 		r = ETIMEDOUT;
 		if (timed) break;

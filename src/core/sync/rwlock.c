@@ -135,7 +135,10 @@ static int plock(pthread_rwlock_t *l, int wr, clockid_t clk, const struct timesp
 	__sync_fetch_and_add(&p->nwait, 1);
 	s = __green_board_join(&p->id, wr ? PRW_SLOT_WRITER : 0);
 	for (;;) {
-		mine = !s || __green_board_woken(s) || __green_board_first(s, 0, 0);
+		/* a writer goes after every better waiter, a reader after
+		 * the better writers (readers share) */
+		mine = !s || (wr ? __green_board_turn(s, 1, 0, 0)
+		                 : __green_board_turn(s, 1, PRW_SLOT_WRITER, PRW_SLOT_WRITER));
 		if (mine && ptake(p, wr, pid, &v)) break;
 		if (timed) {
 			r = ETIMEDOUT;   /* the last look, as the unshared lock makes at its deadline */

@@ -18,9 +18,9 @@
  *              a slot (no board).
  *   sem_wait:  nwait++, join the board, then take from the value (a post
  *              between the two is seen either here or by the poster's
- *              look at the board), if woken or if no better waiter is
- *              on the board; else park on the slot, re-checking at 1, 2,
- *              then every 4 ms.
+ *              look at the board), if it leaves a unit for every better
+ *              waiter on the board, woken or not; else park on the slot,
+ *              re-checking at 1, 2, then every 4 ms.
  *
  * A waiter that leaves woken without the unit (timeout, signal, cancel)
  * passes the wake on; one woken in a process that died leaves its slot
@@ -92,10 +92,11 @@ static int park_shared(struct gpsem *p, struct gslot *s, uint64_t deadline, unsi
 }
 
 /* May this waiter take from the value now?  Without a slot, always;
- * with one, when woken or when no better waiter is on the board. */
-static int may_take(struct gslot *s)
+ * with one, when the value leaves a unit for every better waiter on
+ * the board, woken or not. */
+static int may_take(struct gsem *g, struct gslot *s)
 {
-	return !s || __green_board_woken(s) || __green_board_first(s, 0, 0);
+	return !s || __green_board_turn(s, g->value, 0, 0);
 }
 
 static int wait_shared(struct gsem *g, uint64_t deadline)
@@ -108,7 +109,7 @@ static int wait_shared(struct gsem *g, uint64_t deadline)
 	__sync_fetch_and_add(&p->nwait, 1);
 	s = __green_board_join(&p->id, 0);
 	for (;;) {
-		if (may_take(s) && take_shared(g)) got = 1;
+		if (may_take(g, s) && take_shared(g)) got = 1;
 		if (got || r) break;
 		if (s && __green_board_woken(s)) __green_board_rejoin(s);   /* taken first: wait again */
 		if (__green_now() >= deadline) r = ETIMEDOUT;

@@ -30,6 +30,14 @@
  *               two threads: each writes once and reads once (2 writes,
  *               2 reads, 2 waits, 2 switches, and the multiplexer's
  *               rounds), on the backend green picks for so few waiters
+ *   echoloop    the echo's yardstick: the same round trips made by one
+ *               thread with a level-triggered epoll loop, as a
+ *               hand-written event loop makes them (write, epoll_wait,
+ *               read on each side), for budget.sh's system-call ratio
+ *   rw          a write of one byte that fits and a read of one byte
+ *               that finds it, on a socket pair, in one thread
+ *   rawrw       the same two system calls made in line (x86_64): what
+ *               rw costs above them is the library's
  * The futex operations make their system calls with syscall(), as
  * libraries with synchronisation of their own do (docs/kernel.md).
  */
@@ -37,6 +45,7 @@
 #include <stdatomic.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -140,6 +149,40 @@ static void *echoer(void *odd)
 	return odd;
 }
 
+/* echoloop: one thread, both ends of the socket pair, one epoll set;
+ * each side writes, waits for the other end to be readable, reads */
+static int echoloop(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, got;
+	char b = 'x';
+	int ep = epoll_create1(0);
+
+	if (ep < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sp)) return 1;
+	for (int k = 0; k < 2; k++) {
+		ev.data.fd = sp[k];
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, sp[k], &ev)) return 1;
+	}
+	for (long i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++) {
+			if (write(sp[k], &b, 1) != 1) return 1;
+			if (epoll_wait(ep, &got, 1, -1) != 1 || got.data.fd != sp[!k]) return 1;
+			if (read(sp[!k], &b, 1) != 1) return 1;
+		}
+	return 0;
+}
+
+/* a system call in line, without the libc: rawrw's yardstick */
+static long raw3(long nr, long a, long b, long c)
+{
+#ifdef __x86_64__
+	long r;
+	__asm__ volatile ("syscall" : "=a"(r) : "a"(nr), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+	return r;
+#else
+	return syscall(nr, a, b, c);
+#endif
+}
+
 static int pair(void *(*fn)(void *))
 {
 	pthread_t a, b;
@@ -205,6 +248,16 @@ int main(int argc, char **argv)
 		if (pair(fplayer)) return 1;
 	} else if (!strcmp(op, "echo")) {
 		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) || pair(echoer)) return 1;
+	} else if (!strcmp(op, "echoloop")) {
+		if (echoloop()) return 1;
+	} else if (!strcmp(op, "rw") || !strcmp(op, "rawrw")) {
+		int raw = op[0] == 'r' && op[1] == 'a';
+		char b = 'x';
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp)) return 1;
+		for (long i = 0; i < n; i++) {
+			if (raw ? raw3(SYS_write, sp[0], (long)&b, 1) != 1 : write(sp[0], &b, 1) != 1) return 1;
+			if (raw ? raw3(SYS_read, sp[1], (long)&b, 1) != 1 : read(sp[1], &b, 1) != 1) return 1;
+		}
 	} else {
 		fprintf(stderr, "ops: no operation '%s'\n", op);
 		return 2;
