@@ -348,7 +348,8 @@ static void checkpoint_waits(int rfd, int seg)
 	rfd = GREEN_EVENTS_FD;
 	G3(SYS_close_range, 0, GREEN_TRACE_FD - 1, 0);
 	G3(SYS_close_range, GREEN_RING_SEG + 2, ~0u, 0);
-	for (long r; (r = G3(SYS_read, rfd, c, 2)) == -EINTR;) ;
+	for (long n = 0, r; n < 2 && ((r = G3(SYS_read, rfd, c + n, 2 - n)) > 0 || r == -EINTR);)
+		if (r > 0) n += r;
 	if (c[0] == 'a') {
 		if (dump()) return;
 		copy_segments(seg, c[1]);
@@ -356,19 +357,14 @@ static void checkpoint_waits(int rfd, int seg)
 	G1(SYS_exit_group, 0);
 }
 
-/* Every N seconds, before an event: a checkpoint; the oldest goes */
+/* Every N seconds, before an event: a checkpoint; the oldest goes.  One
+ * that cannot be made is skipped: the current segment grows on until the
+ * next succeeds. */
 static void checkpoint(void)
 {
-	int p[2], seg, pid;
+	int p[2], pid;
+	int seg = younger.pid >= 0 ? older.seg : older.seg ^ 1;   /* the new one's */
 	trace_flush();
-	if (younger.pid >= 0) {
-		seg = older.seg;
-		tell(&older, 'q');
-		older = younger;
-	} else {
-		seg = older.seg ^ 1;
-	}
-	empty(seg);
 	if (G4(SYS_socketpair, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) < 0) return;
 	pid = G2(SYS_clone, 0, 0);   /* no exit signal: the program never sees it */
 	if (pid == 0) {
@@ -378,10 +374,14 @@ static void checkpoint(void)
 	G1(SYS_close, p[0]);
 	if (pid < 0) {
 		G1(SYS_close, p[1]);
-		msg("green-record: the ring cannot fork a checkpoint: the trace keeps growing\n");
-		ring_on = 0;
+		msg("green-record: the ring cannot fork a checkpoint now: its window grows\n");
 		return;
 	}
+	if (younger.pid >= 0) {
+		tell(&older, 'q');
+		older = younger;
+	}
+	empty(seg);
 	G3(SYS_dup3, p[1], GREEN_RING_SOCK + seg, O_CLOEXEC);
 	G1(SYS_close, p[1]);
 	younger = (struct ckpt){ pid, GREEN_RING_SOCK + seg, seg };
