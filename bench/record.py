@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """record.py — what green-record costs (docs/record.md): CPU time of a busy
 server and of a CPU loop under green-record against plain green, and the
-trace's bytes per request and per second.
+trace's bytes per request and per second; the server also under
+green-record --last=N (a checkpoint every N seconds, the trace of the last
+N to 2N seconds).
 
-    bench/record.py BUILDDIR [--secs S] [--conns C] [--rounds R]
+    bench/record.py BUILDDIR [--secs S] [--conns C] [--rounds R] [--last N]
 
 The server is CivetWeb (Debian's source package, fetched into BUILDDIR/src
 by tests/stress/server.sh or bench/http.sh) serving a 1 KiB file to wrk
@@ -47,12 +49,13 @@ def wait_port(port, proc, limit=10.0):
     return False
 
 
-def server_run(b, exe, www, port, secs, conns, record, tmp):
+def server_run(b, exe, www, port, secs, conns, record, tmp, last=None):
     trace = os.path.join(tmp, "server.trace")
     cmd = [exe, "-listening_ports", "127.0.0.1:%d" % port, "-document_root", www,
            "-num_threads", "16", "-enable_keep_alive", "yes", "-tcp_nodelay", "1"]
     if record:
-        cmd = [os.path.join(b, "bin/green-record"), "-o", trace, "--"] + cmd
+        ring = ["--last=%d" % last] if last else []
+        cmd = [os.path.join(b, "bin/green-record"), "-o", trace] + ring + ["--"] + cmd
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         if not wait_port(port, p):
@@ -92,6 +95,7 @@ def main():
     ap.add_argument("--conns", type=int, default=50)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--port", type=int, default=18098)
+    ap.add_argument("--last", type=int, default=1, help="the ring's window, seconds")
     a = ap.parse_args()
     b = os.path.abspath(a.builddir)
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -112,10 +116,11 @@ def main():
         f.write("x" * 1024)
 
     print("green-record's cost; load average %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
-    rows = {False: [], True: []}
+    rows = {False: [], True: [], "ring": []}
     for _ in range(a.rounds):
-        for rec in (False, True):
-            rows[rec].append(server_run(b, server, www, a.port, a.secs, a.conns, rec, tmp))
+        for rec in (False, True, "ring"):
+            rows[rec].append(server_run(b, server, www, a.port, a.secs, a.conns, bool(rec), tmp,
+                                        a.last if rec == "ring" else None))
     def per_req(r):
         return [c / q * 1e6 for q, c, _ in r if q]
     plain = statistics.median(per_req(rows[False]))
@@ -126,6 +131,11 @@ def main():
     print("  plain     %6.1f us CPU/request  %8.0f requests/s" % (plain, statistics.median([q / a.secs for q, _, _ in rows[False]])))
     print("  recorded  %6.1f us CPU/request  %8.0f requests/s  (%.2fx CPU)" % (recd, statistics.median(rps), recd / plain))
     print("  trace     %6.0f bytes/request   %8.0f KB per second of load" % (bpr, bpr * statistics.median(rps) / 1000))
+    ring = statistics.median(per_req(rows["ring"]))
+    print("  --last=%d  %6.1f us CPU/request  %8.0f requests/s  (%.2fx CPU), trace %.0f KB for %d s "
+          "(recorded: %.0f KB)" % (a.last, ring, statistics.median([q / a.secs for q, _, _ in rows["ring"]]),
+                                  ring / plain, statistics.median([s for _, _, s in rows["ring"]]) / 1000,
+                                  a.secs, statistics.median([s for _, _, s in rows[True]]) / 1000))
     n = 20000000
     lp = statistics.median([loop_run(b, loop, n, False, tmp) for _ in range(a.rounds)])
     lr = statistics.median([loop_run(b, loop, n, True, tmp) for _ in range(a.rounds)])

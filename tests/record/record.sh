@@ -132,6 +132,83 @@ if [ -x "$B/tests/record/rrmix-dyn" ]; then
 	PROG=./rrmix
 fi
 
+# green-record --last: tests/record/ring runs 5 s (threads sliced at
+# 1 ms, a file read, a pipe, an interval timer) and crashes; recorded with
+# a window of 1 s, the trace keeps the last 1 to 2 s from a checkpoint.
+# Every replay restores the checkpoint, prints the recording's last lines
+# exactly and dies of the same fault with the same summary (events,
+# points, signals, hash over the whole run); the trace is smaller than a
+# full recording of the same 5 s by far.  A run shorter than the window
+# is an ordinary trace, replayed from the start.
+cp "$B/tests/record/ring-green" ring
+head -c 65536 /dev/urandom >ring.bin
+GREEN_QUANTUM_MS=1 "$REC" -o ringfull.trace -- ./ring 5 ring.bin crash >ringfull.out 2>ringfull.err || :
+GREEN_QUANTUM_MS=1 "$REC" --last=1 -o ringlast.trace -- ./ring 5 ring.bin crash >ringlast.out 2>ringlast.err || :
+want=$(summary ringlast.err)
+end=$(grep -o 'ends with signal 11 (Segmentation fault), event [0-9]*' ringlast.err)
+full=$(wc -c <ringfull.trace) last=$(wc -c <ringlast.trace)
+if [ -z "$want" ] || [ -z "$end" ] || ! grep -q '^final state' ringlast.out; then
+	fail "ring: the recorded run did not end with its crash"; sed 's/^/  | /' ringlast.err | tail -3
+else
+	same=0 first=
+	for i in 1 2 3; do
+		"$REP" --events ringlast.ev ringlast.trace >ringlast.rep 2>ringlast.reperr
+		first=$(grep -m1 '^event ' ringlast.ev | sed 's/^event \([0-9]*\):.*/\1/')
+		n=$(wc -c <ringlast.rep)
+		if [ "$n" -gt 0 ] && [ "$n" -lt "$(wc -c <ringlast.out)" ] &&
+		   tail -c "$n" ringlast.out | cmp -s - ringlast.rep && grep -q '^final state' ringlast.rep &&
+		   [ "$(summary ringlast.reperr)" = "$want" ] && grep -q "$end" ringlast.reperr &&
+		   [ "${first:-0}" -gt 0 ]; then
+			same=$((same + 1))
+		else
+			grep -i 'divergence\|ring\|cannot' ringlast.reperr | head -4
+		fi
+	done
+	if [ $same = 3 ]; then
+		pass "ring: 3 of 3 replays from the checkpoint at event $first print the last $(wc -l <ringlast.rep) of $(wc -l <ringlast.out) lines and crash alike ($want)"
+	else
+		fail "ring: $same of 3 replays from the checkpoint match the recording's end"
+	fi
+fi
+if [ $((last * 4)) -lt $((full * 3)) ]; then
+	pass "ring: the trace of the last 1-2 s takes $last bytes, a full one of the 5 s $full"
+else
+	fail "ring: the trace of the last 1-2 s takes $last bytes, a full one of the 5 s $full"
+fi
+if [ -n "${GDB:-}" ] && [ -n "${first:-}" ]; then
+	printf 'green-replay goto 1\ngreen-replay when\ngreen-replay goto %d\ngreen-replay when\ncontinue\n' \
+		$((first + 20)) >ring.gdb
+	"$REP" --gdb --batch -x ring.gdb ringlast.trace >ringgdb.out 2>&1
+	if grep -q "^event $first, point" ringgdb.out && grep -q "^event $((first + 20)), point" ringgdb.out &&
+	   grep -q 'SIGSEGV' ringgdb.out && grep -q 'in main .* at .*ring\.c:[0-9]' ringgdb.out; then
+		pass "ring under gdb: goto 1 stops at the checkpoint's event $first, goto $((first + 20)), then on to the crash in main"
+	else
+		fail "ring under gdb"; grep -i 'event\|error\|SIGSEGV' ringgdb.out | head -6
+	fi
+fi
+# linked dynamically, with copied stacks, to its exit: the same end
+if [ -x "$B/tests/record/ring-dyn" ]; then
+	cp "$B/tests/record/ring-dyn" ringdyn
+	GREEN_STACKS=copied GREEN_QUANTUM_MS=1 "$REC" --last=1 -o ringdyn.trace -- ./ringdyn 3 ring.bin >ringdyn.out 2>ringdyn.err
+	"$REP" ringdyn.trace >ringdyn.rep 2>ringdyn.reperr
+	n=$(wc -c <ringdyn.rep)
+	if [ -n "$(summary ringdyn.err)" ] && [ "$(summary ringdyn.reperr)" = "$(summary ringdyn.err)" ] &&
+	   [ "$n" -gt 0 ] && [ "$n" -lt "$(wc -c <ringdyn.out)" ] && tail -c "$n" ringdyn.out | cmp -s - ringdyn.rep &&
+	   grep -q '^final state' ringdyn.rep; then
+		pass "ring: dynamic, copied stacks, to its exit: the replay prints the last $(wc -l <ringdyn.rep) of $(wc -l <ringdyn.out) lines alike"
+	else
+		fail "ring: dynamic, copied stacks: the replay differs"; tail -3 ringdyn.reperr
+	fi
+fi
+"$REC" --last=60 -o short.trace -- ./rrmix >short.out 2>short.err
+"$REP" short.trace >short.rep 2>short.reperr
+if [ -n "$(summary short.err)" ] && [ "$(summary short.reperr)" = "$(summary short.err)" ] &&
+   cmp -s short.out short.rep; then
+	pass "ring: a run shorter than its window replays from the start"
+else
+	fail "ring: a run shorter than its window does not replay"; tail -3 short.reperr
+fi
+
 # a program that would not record itself is refused: kernel threads
 if "$REC" -o onetoone.trace -- "$B/tests/prog/nothreads-1to1" >/dev/null 2>onetoone.err; then
 	fail "a --threads=1to1 program was run as if recorded"

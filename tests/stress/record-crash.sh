@@ -17,12 +17,17 @@
 # with green's extension, which must stop at the fault in the handler and
 # show every thread's stack (`green-thread apply all bt`): saved as
 # gdb.out beside the trace.  Prints the trace's size, the requests served
-# and the bytes per request; exits 1 on any failure.
+# and the bytes per request; exits 1 on any failure.  RECORD_LAST=N
+# records with green-record --last=N: the trace then starts at a
+# checkpoint taken N to 2N seconds before the crash.  RECORD_WARMUP=S
+# first serves one connection for S seconds (one request at a time: no
+# crash), so that the crash comes after a few windows.
 set -u
 builddir=$(cd "${1:?usage: record-crash.sh BUILDDIR [TRIES]}" && pwd)
 tries=${2:-5}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 conns=${RECORD_CONNS:-50} secs=${RECORD_SECS:-10} port=${RECORD_PORT:-18097}
+last=${RECORD_LAST:+--last=$RECORD_LAST} warmup=${RECORD_WARMUP:-0}
 for t in wrk:wrk gdb:gdb; do
 	command -v ${t%:*} >/dev/null 2>&1 || { echo "record-crash.sh: ${t%:*} is needed (Debian package ${t#*:})" >&2; exit 1; }
 done
@@ -46,10 +51,11 @@ cd "$out" || exit 1
 crashed=
 for try in $(seq "$tries"); do
 	rm -f crash.trace
-	GREEN_QUANTUM_MS=1 "$builddir/bin/green-record" -o crash.trace -- "$bin" "$port" 16 \
+	GREEN_QUANTUM_MS=1 "$builddir/bin/green-record" $last -o crash.trace -- "$bin" "$port" 16 \
 		>server.out 2>server.err &
 	pid=$!
 	for _ in $(seq 300); do port_open && break; kill -0 $pid 2>/dev/null || break; sleep 0.02; done
+	[ "$warmup" = 0 ] || wrk -t1 -c1 -d"${warmup}s" --timeout 5s "http://127.0.0.1:$port/item" >warmup.out 2>&1
 	wrk -t1 -c"$conns" -d"${secs}s" --timeout 5s "http://127.0.0.1:$port/item" >wrk.out 2>&1
 	kill -TERM $pid 2>/dev/null
 	wait $pid

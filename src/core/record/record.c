@@ -294,6 +294,7 @@ static void deliver(int sig, siginfo_t *si, void *uc)
 			trace_put(&s, 4);
 			trace_put(si, 128);
 			trace_flush();
+			__green_ring_end();
 		} else if (__green_rmode == GREEN_REC_REPLAY) {
 			trace_expect_fatal(sig, __green_rec_events);
 		}
@@ -492,19 +493,22 @@ static long real_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 		}
 		break;
 	case SYS_close:
-		if (a[0] == GREEN_TRACE_FD) return -EBADF;
+		if (a[0] == GREEN_TRACE_FD || __green_ring_fd(a[0])) return -EBADF;
 		break;
 	case SYS_dup2: case SYS_dup3:
-		if (a[1] == GREEN_TRACE_FD) return -EBADF;
+		if (a[1] == GREEN_TRACE_FD || __green_ring_fd(a[1])) return -EBADF;
 		break;
-	case SYS_close_range:
-		if ((unsigned long)a[0] <= GREEN_TRACE_FD && (unsigned long)a[1] >= GREEN_TRACE_FD) {
-			long r = a[0] < GREEN_TRACE_FD ? gate(nr, a[0], GREEN_TRACE_FD - 1, a[2], 0, 0, 0) : 0;
-			if (r >= 0 && (unsigned long)a[1] > GREEN_TRACE_FD)
-				r = gate(nr, GREEN_TRACE_FD + 1, a[1], a[2], 0, 0, 0);
+	case SYS_close_range: {
+		/* the trace's descriptor, and the ring's after it, stay */
+		unsigned long lo = GREEN_TRACE_FD, hi = __green_ring_fd(GREEN_RING_SEG) ? GREEN_RING_SOCK + 1 : lo;
+		if ((unsigned long)a[0] <= hi && (unsigned long)a[1] >= lo) {
+			long r = (unsigned long)a[0] < lo ? gate(nr, a[0], lo - 1, a[2], 0, 0, 0) : 0;
+			if (r >= 0 && (unsigned long)a[1] > hi)
+				r = gate(nr, hi + 1, a[1], a[2], 0, 0, 0);
 			return r;
 		}
 		break;
+	}
 	case GREEN_REC_RDTSC: case GREEN_REC_RDTSCP:
 		return read_tsc(nr == GREEN_REC_RDTSCP);
 	case SYS_io_uring_setup: case SYS_clone3:
@@ -575,12 +579,14 @@ static long record_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 		trace_put("E", 1);
 		trace_put(&a[0], 8);
 		trace_flush();
+		__green_ring_end();
 		summary();
 		G1(SYS_exit_group, a[0]);
 	}
 	if (nr == SYS_execve || nr == SYS_execveat) {
 		trace_put("X", 1);
 		trace_flush();
+		__green_ring_end();
 		summary();
 		stop_dispatch();
 		r = gate(nr, a[0], a[1], a[2], a[3], a[4], 0);
@@ -702,6 +708,7 @@ static long replay_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 static long one_call(long nr, long *a, ucontext_t *uc, const siginfo_t *si)
 {
 	long r;
+	if (__green_rmode == GREEN_REC_RECORD && !uc) __green_ring_tick();   /* a replay may resume in it */
 	if (__green_rec_events == __green_rec_stop_at && (__green_rec_stop_at || __green_rec_fork_req))
 		__green_rec_stop();
 	if (__green_rmode == GREEN_REC_RECORD) r = record_call(nr, a, uc, si);
@@ -784,6 +791,30 @@ long __green_rec_checkpoint(void)
 	return r;
 }
 
+/* A ring's replay (ring.c) restored the recorded process's memory at a
+ * checkpoint, where it was recording: the recorder's state becomes a
+ * replay's again.  On the restore's stack, signals blocked. */
+static int start_dispatch(void);
+
+hidden void __green_rec_resumed(const struct green_rec_keep *k)
+{
+	__green_rmode = GREEN_REC_REPLAY;
+	realpid = G1(SYS_getpid, 0);
+	events_fd = k->events_fd;
+	__green_rec_stop_at = k->stop_at;
+	__green_rec_fork_req = k->fork_req;
+	if (k->stop_at && k->stop_at < __green_rec_events) {   /* gdb's goto to before the trace */
+		say("green-replay: event %u is before this trace's start (the checkpoint of green-record "
+		    "--last, at event %u): stopping there\n", (unsigned long long)k->stop_at,
+		    (unsigned long long)__green_rec_events);
+		__green_rec_stop_at = __green_rec_events;
+	}
+	qhead = qtail;
+	in_vfork = 0;
+	if (start_dispatch() < 0) G1(SYS_exit_group, 125);
+	tsc_trap(1);
+}
+
 /* ---- the start */
 
 static int start_dispatch(void)
@@ -835,7 +866,12 @@ hidden void __green_rec_start(void)
 	}
 	if (G2(SYS_fcntl, GREEN_EVENTS_FD, F_GETFD) >= 0) events_fd = GREEN_EVENTS_FD;
 	if (mode == GREEN_REC_REPLAY && trace_load() < 0) G1(SYS_exit_group, 125);
+	if (mode == GREEN_REC_REPLAY && trace_peek() == 'R') {   /* a ring's: from its checkpoint */
+		struct green_rec_keep k = { __green_rec_stop_at, __green_rec_fork_req, events_fd };
+		__green_ring_restore(&k);
+	}
 	if (mode == GREEN_REC_RECORD && trace_begin() < 0) G1(SYS_exit_group, 125);
+	if (mode == GREEN_REC_RECORD) __green_ring_begin();
 	__green_config.aio_threads = 1;   /* io_uring fills memory behind our back */
 	no_vdso();
 	__green_rmode = mode;

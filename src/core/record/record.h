@@ -42,6 +42,22 @@ struct green_ksa {
 #define GREEN_REC_RDTSC 1000
 #define GREEN_REC_RDTSCP 1001
 
+/* ring.c: green-record --last=N keeps the last N seconds */
+#define GREEN_RING_SEG 1002     /* its two segment files: 1002 and 1003 */
+#define GREEN_RING_SOCK 1004    /* its sockets to the checkpoints: 1004 and 1005 */
+#define GREEN_REC_OWN_LO 0x5f0000000000ul   /* the recorder's own mappings (trace.c, ring.c), */
+#define GREEN_REC_OWN_HI 0x700000000000ul   /* never part of a checkpoint */
+struct green_rec_keep {                  /* what a replay keeps across a ring's restore */
+	uint64_t stop_at;
+	int fork_req, events_fd;
+};
+hidden void __green_ring_begin(void);            /* GREEN_RECORD_LAST=N: record a ring */
+hidden void __green_ring_tick(void);             /* before an event: a checkpoint every N s */
+hidden void __green_ring_end(void);              /* the last block flushed: write the trace */
+hidden int __green_ring_fd(long fd);             /* one of the ring's descriptors */
+hidden _Noreturn void __green_ring_restore(const struct green_rec_keep *k);
+hidden void __green_rec_resumed(const struct green_rec_keep *k);  /* restored: replay on */
+
 /* sysout.c: the memory a system call wrote, for the trace */
 struct green_rec_pre { long len[2]; };           /* lengths read before the call */
 hidden void __green_rec_pre(long nr, const long *a, struct green_rec_pre *p);

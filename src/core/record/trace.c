@@ -30,6 +30,7 @@
 static unsigned char *buf, *packed;
 static size_t used;
 static int dead;
+static int wfd = GREEN_TRACE_FD;               /* where blocks go: the trace, or a ring's segment */
 
 static long gate(long nr, long a, long b, long c, long d, long e, long f)
 {
@@ -51,7 +52,7 @@ static void msg(const char *s)
 static int write_all(const void *p, size_t n)
 {
 	while (n) {
-		long r = gate(SYS_write, GREEN_TRACE_FD, (long)p, n, 0, 0, 0);
+		long r = gate(SYS_write, wfd, (long)p, n, 0, 0, 0);
 		if (r == -EINTR) continue;
 		if (r <= 0) return -1;
 		p = (const char *)p + r;
@@ -106,60 +107,75 @@ hidden void trace_forget(void)
 	dead = 1;
 }
 
+/* The ring (ring.c): blocks go to fd from now on */
+hidden void trace_to(int fd)
+{
+	trace_flush();
+	wfd = fd;
+	dead = 0;
+}
+
 /* ---- replay */
 
-static const unsigned char *file, *fp, *fend;   /* the blocks not yet unpacked */
-static unsigned char *cur;                       /* the unpacked block */
-static size_t clen, cpos;
-static uint64_t nread;                           /* event bytes consumed, for messages */
+/* The reader's state lives beside its block, in the mapping at RBUF_AT,
+ * not in the library's data: a ring's replay (ring.c) overwrites the
+ * library's data with the checkpoint's while it reads the trace. */
+struct reader {
+	const unsigned char *file, *fp, *fend;   /* the blocks not yet unpacked */
+	unsigned char *cur;                       /* the unpacked block */
+	size_t clen, cpos;
+	uint64_t nread;                           /* event bytes consumed, for messages */
+	int gpend;                                /* a signal event read ahead: taken */
+	uint64_t gpoint;                          /* when the replay reaches its point */
+	siginfo_t ginfo;
+};
+#define R ((struct reader *)(RBUF_AT + BLOCK))
 
 static int next_block(void)
 {
 	uint32_t raw, n;
-	if (fend - fp < 9 || fp[0] != 'B') return 0;
+	const unsigned char *fp = R->fp;
+	if (R->fend - fp < 9 || fp[0] != 'B') return 0;
 	memcpy(&raw, fp + 1, 4);
 	memcpy(&n, fp + 5, 4);
-	if ((size_t)(fend - fp - 9) < n || raw > BLOCK ||
-	    green_lz_unpack(fp + 9, n, cur, BLOCK) != raw) {
+	if ((size_t)(R->fend - fp - 9) < n || raw > BLOCK ||
+	    green_lz_unpack(fp + 9, n, R->cur, BLOCK) != raw) {
 		msg("green-replay: the trace is damaged\n");
 		gate(SYS_exit_group, 125, 0, 0, 0, 0, 0);
 	}
-	fp += 9 + n;
-	clen = raw;
-	cpos = 0;
+	R->fp = fp + 9 + n;
+	R->clen = raw;
+	R->cpos = 0;
 	return 1;
 }
 
-/* n bytes of the stream; 0 if it ends first */
-static int get(void *p, size_t n)
+/* n bytes of the stream (to p, or skipped if p is 0); 0 if it ends first */
+hidden int trace_get(void *p, size_t n)
 {
 	unsigned char *d = p;
 	while (n) {
-		if (cpos == clen && !next_block()) return 0;
-		size_t k = clen - cpos < n ? clen - cpos : n;
-		if (d) memcpy(d, cur + cpos, k);
+		if (R->cpos == R->clen && !next_block()) return 0;
+		size_t k = R->clen - R->cpos < n ? R->clen - R->cpos : n;
+		if (d) memcpy(d, R->cur + R->cpos, k);
 		if (d) d += k;
-		cpos += k;
+		R->cpos += k;
 		n -= k;
-		nread += k;
+		R->nread += k;
 	}
 	return 1;
 }
+#define get trace_get
 
-static int peek(void)
+hidden int trace_peek(void)
 {
-	if (cpos == clen && !next_block()) return -1;
-	return cur[cpos];
+	if (R->cpos == R->clen && !next_block()) return -1;
+	return R->cur[R->cpos];
 }
-
-/* A signal event read ahead: taken when the replay reaches its point. */
-static int gpend;
-static uint64_t gpoint;
-static siginfo_t ginfo;
+#define peek trace_peek
 
 static int next_kind(void)
 {
-	return gpend ? 'G' : peek();
+	return R->gpend ? 'G' : peek();
 }
 
 hidden int trace_load(void)
@@ -173,8 +189,7 @@ hidden int trace_load(void)
 		return -1;
 	}
 	f = map_at(FILE_AT, st.size);
-	cur = map_at(RBUF_AT, BLOCK);
-	if (!f || !cur) {
+	if (!f || !map_at(RBUF_AT, BLOCK + 4096)) {
 		msg("green-replay: cannot map the trace\n");
 		return -1;
 	}
@@ -189,9 +204,11 @@ hidden int trace_load(void)
 		msg("green-replay: not a green-record trace\n");
 		return -1;
 	}
-	file = f;
-	fp = f + 12 + hl;
-	fend = f + st.size;
+	memset(R, 0, sizeof *R);
+	R->cur = (unsigned char *)RBUF_AT;
+	R->file = f;
+	R->fp = f + 12 + hl;
+	R->fend = f + st.size;
 	return 0;
 }
 
@@ -221,19 +238,19 @@ hidden void trace_apply_outs(void)
 
 hidden int trace_next_signal(uint64_t point, siginfo_t *si)
 {
-	if (!gpend) {
+	if (!R->gpend) {
 		if (peek() != 'G') return 0;
-		if (!get(0, 1) || !get(&gpoint, 8) || !get(&ginfo, 128)) return 0;
-		gpend = 1;
+		if (!get(0, 1) || !get(&R->gpoint, 8) || !get(&R->ginfo, 128)) return 0;
+		R->gpend = 1;
 	}
-	if (gpoint > point) return 0;
-	if (gpoint < point) {
+	if (R->gpoint > point) return 0;
+	if (R->gpoint < point) {
 		msg("green-replay: divergence: the recorded run took a signal at an earlier point\n");
 		trace_diverged();
 		gate(SYS_exit_group, 125, 0, 0, 0, 0, 0);
 	}
-	gpend = 0;
-	*si = ginfo;
+	R->gpend = 0;
+	*si = R->ginfo;
 	return 1;
 }
 

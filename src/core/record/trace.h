@@ -14,6 +14,7 @@ hidden int trace_begin(void);                       /* the descriptor is writabl
 hidden void trace_put(const void *p, size_t n);     /* bytes of an event */
 hidden void trace_flush(void);                      /* everything so far to the file */
 hidden void trace_forget(void);                     /* a fork's child: write nothing */
+hidden void trace_to(int fd);                       /* the blocks from now on to fd (ring.c) */
 
 /* replay */
 struct trace_sys {
@@ -21,6 +22,8 @@ struct trace_sys {
 	long args[6];
 };
 hidden int trace_load(void);                        /* read the whole trace */
+hidden int trace_get(void *p, size_t n);            /* n bytes of the stream (p 0: skipped) */
+hidden int trace_peek(void);                        /* the next byte, or -1 */
 hidden int trace_next_sys(struct trace_sys *t);     /* 0: the next event is no call */
 hidden void trace_apply_outs(void);                 /* the call's memory, written back */
 hidden int trace_next_signal(uint64_t point, siginfo_t *si);  /* a signal taken at this point? */
