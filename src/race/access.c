@@ -42,22 +42,25 @@ static inline void touch(const void *a, unsigned size, int write, const void *re
 	struct green_thread *g = __green_cur;
 	uintptr_t p = (uintptr_t)a;
 	if (__builtin_expect(t && t->g == g && t->gid == g->id && (p & 7) + size <= 8, 1)) {
-		struct race_cell *c0 = race_shadow_if(p);
-		if (c0) {
+		uint64_t *i0 = race_shadow_if(p);
+		if (i0) {
 			uint64_t key = t->vc.v[t->tid] << INFO_CLOCK_SHIFT |
 			               (uint64_t)t->tid << INFO_TID_SHIFT;
 			uint64_t need = ((1u << size) - 1) << (p & 7) | (write ? INFO_W : 0);
-			uint64_t ci = c0->info;
-			uint32_t x;
-			int k;
+			uint64_t ci = *i0;
+			const uint64_t *x;
+			uint32_t e;
+			unsigned k;
 			/* same thread and epoch, not atomic; its bytes and kind */
-			if (!((ci ^ key) & ~(uint64_t)0x1ff) && !(need & ~ci)) return;
-			if (ci && (x = *RACE_EXT(c0)))
-				for (k = 0; k < RACE_NPLANE - 1; k++) {
-					ci = __race_pool[x].c[k].info;
-					if (!ci) break;
+			if (!((ci ^ key) & ~(uint64_t)(0x1ff | INFO_X)) && !(need & ~ci)) return;
+			if (ci & INFO_X) {
+				e = *RACE_AUX(i0);
+				x = race_ext(e);
+				for (k = 0; k < RACE_EXT_CLASS(e); k++) {
+					ci = x[k];
 					if (!((ci ^ key) & ~(uint64_t)0x1ff) && !(need & ~ci)) return;
 				}
+			}
 		}
 	}
 	touch_slow(a, size, write, ret);

@@ -11,7 +11,8 @@
  *     that the free is not ordered after is a race with the free);
  *   - then the block's records are dropped and its synchronisation
  *     objects forgotten, and the block waits in a quarantine before the
- *     allocator gets it back, its shadow saying "freed": any access to it
+ *     allocator gets it back, its shadow saying "freed" (shadow.c: its
+ *     first KiB and every granule accessed before): any access to it
  *     there, by any thread, is a heap use after free, with the stack of
  *     the free.  The quarantine holds the most recent frees up to a
  *     quarter of the live heap (or 1 MiB when the heap is smaller) and

@@ -16,7 +16,7 @@
  * shadow of its 8-byte granule as an epoch (thread, clock), the bytes it
  * touched, its kind, and where it happened; an earlier access by thread u
  * at clock c happened before the current one iff c <= vc[u] (FastTrack's
- * epoch test).  Each granule keeps up to RACE_NPLANE such records
+ * epoch test).  Each granule keeps up to RACE_NREC such records
  * (shadow.c says which are kept).
  *
  * Synchronisation objects (mutexes, rwlocks, semaphores, barriers, once
@@ -41,11 +41,11 @@
 #include "base/gthread.h"
 #include "base/section.h"
 
-#define RACE_NPLANE 4                /* access records per 8-byte granule */
+#define RACE_NREC 4                  /* access records per 8-byte granule */
 #define RACE_TID_BITS 19
 #define RACE_FREED_TID ((1u << RACE_TID_BITS) - 1)   /* the record of a free */
 #define RACE_MAX_TID (RACE_FREED_TID - 1)
-#define RACE_CLOCK_BITS 35
+#define RACE_CLOCK_BITS 34
 #define RACE_CLOCK_MAX ((1ull << RACE_CLOCK_BITS) - 1)
 #define RACE_STACK_MAX 4096          /* shadow call stack frames kept per thread */
 #define RACE_NODE_LAZY 0xffffffffu   /* the running function's stack, interned when needed */
@@ -53,22 +53,22 @@
 #define RACE_HELD_MAX 32             /* locks a thread is seen holding at once */
 
 /*
- * One remembered access (16 bytes; info == 0: empty).  info, from the
- * low bits: the bytes of the granule touched (a mask), write, atomic,
- * the thread (RACE_TID_BITS), its clock (RACE_CLOCK_BITS).  A free
- * leaves a record of thread RACE_FREED_TID and clock RACE_CLOCK_MAX
- * (every byte, a write), which nothing is ordered after, with the
- * freeing thread in pc.
+ * One remembered access (12 bytes): an info word (0: empty) and a
+ * context.  info, from the low bits: the bytes of the granule touched (a
+ * mask), write, atomic, INFO_X, the thread (RACE_TID_BITS), its clock
+ * (RACE_CLOCK_BITS).  INFO_X, set in a granule's first record only, says
+ * that its other records are in a block (shadow.c).  The context is a
+ * stack node (callstack.c) whose pc is the access's and whose parent its
+ * call stack, perhaps with the locks held above it.  A free leaves a
+ * record of thread RACE_FREED_TID (every byte, a write) whose clock is
+ * the freeing thread's tid + 1 (no thread's clock has an entry for
+ * RACE_FREED_TID, so nothing is ordered after it) and whose context is
+ * the free's stack.
  */
-struct race_cell {
-	uint64_t info;
-	uint32_t node;               /* call stack (callstack.c), perhaps with the locks held */
-	uint32_t pc;                 /* the access, as an offset from the text base */
-};
-
 #define INFO_W (1ull << 8)
 #define INFO_A (1ull << 9)
-#define INFO_TID_SHIFT 10
+#define INFO_X (1ull << 10)
+#define INFO_TID_SHIFT 11
 #define INFO_CLOCK_SHIFT (INFO_TID_SHIFT + RACE_TID_BITS)
 #define INFO_MASK(i)  ((unsigned)(i) & 0xff)
 #define INFO_TID(i)   ((unsigned)((i) >> INFO_TID_SHIFT) & RACE_FREED_TID)
@@ -220,27 +220,37 @@ hidden void __race_map_put(struct race_map *, uintptr_t key, void *val);
 hidden void __race_map_del(struct race_map *, uintptr_t key);
 
 /* ---- shadow.c: the shadow of 1 GiB regions.  A region's shadow starts
- * at a multiple of RACE_SHADOW_SPAN: its first record per granule (16
- * bytes each, RACE_PLANE_BYTES), then a 4-byte index per granule of the
- * block of its other records (0: none). */
+ * RACE_SHADOW_SKEW bytes past a multiple of RACE_SHADOW_SPAN: the info
+ * word of each granule's first record (8 bytes each, RACE_PLANE_BYTES),
+ * then a 4-byte word per granule (RACE_AUX): the first record's context,
+ * or, when INFO_X is set
+ * in its info, the block of the granule's other records.  A block of
+ * class c (1 to RACE_NREC - 1) holds c records, the granule's second to
+ * last: c info words, then c contexts and the first record's context;
+ * it is named by its place in the pool in 8-byte units, class c's blocks
+ * taking the units from c << 30 (so that the name gives the class). */
 #define RACE_REGION_SHIFT 30
 #define RACE_NREGION (1u << (47 - RACE_REGION_SHIFT))
-#define RACE_PLANE_BYTES ((size_t)16 << (RACE_REGION_SHIFT - 3))
-#define RACE_SHADOW_SPAN ((uintptr_t)1 << 32)
-#define RACE_EXT(c0) ((uint32_t *)(((uintptr_t)(c0) & ~(RACE_SHADOW_SPAN - 1)) + RACE_PLANE_BYTES + \
-                                   (((uintptr_t)(c0) & (RACE_SHADOW_SPAN - 1)) >> 2)))
-struct race_ext {
-	struct race_cell c[RACE_NPLANE - 1];   /* a granule's records 1.. */
-};
-extern hidden struct race_ext *__race_pool;   /* blocks by index, 0 unused */
+#define RACE_PLANE_BYTES ((size_t)8 << (RACE_REGION_SHIFT - 3))
+#define RACE_SHADOW_SPAN ((uintptr_t)1 << 31)
+#define RACE_SHADOW_SKEW 0x8c0        /* where the plane starts in its span (shadow.c) */
+#define RACE_AUX(i0) ((uint32_t *)(((uintptr_t)(i0) & ~(RACE_SHADOW_SPAN - 1)) + RACE_PLANE_BYTES + \
+                                   RACE_SHADOW_SKEW + (((uintptr_t)(i0) & (RACE_SHADOW_SPAN - 1)) >> 1)))
+#define RACE_EXT_CLASS(x) ((unsigned)(x) >> 30)
+extern hidden uint64_t *__race_pool;   /* class c's blocks at units c << 30 .. */
+/* the block named x: its info words */
+static inline uint64_t *race_ext(uint32_t x)
+{
+	return __race_pool + x;
+}
 extern hidden char *__race_region[RACE_NREGION];
-/* the first record of a's granule, or 0 if its region has no shadow yet
- * (nothing was recorded there) */
-static inline struct race_cell *race_shadow_if(uintptr_t a)
+/* the info word of the first record of a's granule, or 0 if its region
+ * has no shadow yet (nothing was recorded there) */
+static inline uint64_t *race_shadow_if(uintptr_t a)
 {
 	size_t r = a >> RACE_REGION_SHIFT;
 	return r < RACE_NREGION && __race_region[r] ?
-	       (struct race_cell *)__race_region[r] + ((a & ((1ul << RACE_REGION_SHIFT) - 1)) >> 3) : 0;
+	       (uint64_t *)__race_region[r] + ((a & ((1ul << RACE_REGION_SHIFT) - 1)) >> 3) : 0;
 }
 hidden void __race_access(struct race_thread *, uintptr_t addr, size_t size,
                           int write, int atomic, uint32_t node, uint32_t pc);

@@ -2,7 +2,8 @@
 # race.sh — green-cc --race, the data-race detector (docs/race.md).
 #
 # Racy programs of tests/race/ (an unprotected counter, data behind a
-# relaxed flag, a use after free across threads, a heap block, C++
+# relaxed flag, a use after free across threads (in a small block, and
+# deep in a large one), a heap block, C++
 # std::thread, a byte of a struct whose granule the racing thread fills
 # with other records, a race under a mutex, a write racing with a close,
 # a free racing with a condition variable's signal, a barrier taken
@@ -91,7 +92,7 @@ quiet() {   # quiet NAME MODE: no report, exit 0
 # a frame: #N FUNCTION FILE:LINE (PROGRAM+0xADDRESS)
 at() { printf '^    #%s %s [^ ]*/%s:%s \\(%s\\+0x[0-9a-f]+\\)$' "$1" "$2" "$3" "$4" "$5"; }
 
-for p in counter flag uaf heap mutex condvar sem barrier atomics pool evict lockset fdclose \
+for p in counter flag uaf uafbig heap mutex condvar sem barrier atomics pool evict lockset fdclose \
 	 pipesync destroy leak dlbarrier options; do
 	build $p green-cc "$R/$p.c"
 done
@@ -139,6 +140,11 @@ for mode in separate copied; do
 		"$(at 1 retire_job uaf.c 30 uaf)" \
 		'^  Location is heap block of size 16 at 0x[0-9a-f]+ allocated by main thread:$' \
 		'^    #0 malloc ' "$(at 1 main uaf.c 37 uaf)" "^  Thread T1 'late-reader' "
+	expect uafbig $mode heap-use-after-free -- \
+		'^  Read of size 8 at 0x[0-9a-f]+ by thread T1:$' "$(at 0 use_job uafbig.c 21 uafbig)" \
+		'^  Previous write of size 8 at 0x[0-9a-f]+ by main thread:$' '^    #0 free ' \
+		"$(at 1 main uafbig.c 37 uafbig)" \
+		'^  Location is heap block of size 65536 at 0x[0-9a-f]+ allocated by main thread:$'
 	racy heap $mode -- \
 		'^  (Read|Write) of size 8 at 0x[0-9a-f]+ by thread T[12]:$' "$(at 0 record_hit heap.c 19 heap)" \
 		'^  Previous write of size 8 at 0x[0-9a-f]+ by thread T[12]:$' \
