@@ -124,15 +124,6 @@ __attribute__((noinline)) void __green_rec_stop(void)
 	}
 }
 
-static long gate(long nr, long a, long b, long c, long d, long e, long f)
-{
-	return __green_gate_call(nr, a, b, c, d, e, f);
-}
-#define G1(n, a) gate(n, (long)(a), 0, 0, 0, 0, 0)
-#define G2(n, a, b) gate(n, (long)(a), (long)(b), 0, 0, 0, 0)
-#define G3(n, a, b, c) gate(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
-#define G4(n, a, b, c, d) gate(n, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
-
 static void mix(uint64_t v)
 {
 	hash = (hash ^ v) * 0x100000001b3ull;

@@ -23,6 +23,24 @@ hidden long __green_gate_clone(long flags, long stack, long ptid, long ctid, lon
 hidden void __green_gate_sigaction_restore(void);
 extern hidden char __green_gate_start[], __green_gate_end[];
 
+/* The recorder's own system calls (record.c, ring.c, trace.c), made
+ * through the gateway */
+static inline long gate(long nr, long a, long b, long c, long d, long e, long f)
+{
+	return __green_gate_call(nr, a, b, c, d, e, f);
+}
+#define G1(n, a) gate(n, (long)(a), 0, 0, 0, 0, 0)
+#define G2(n, a, b) gate(n, (long)(a), (long)(b), 0, 0, 0, 0)
+#define G3(n, a, b, c) gate(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+#define G4(n, a, b, c, d) gate(n, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
+
+/* A ring's checkpoint (ring.c; src/arch/<cpu>/ringregs.S): the callee-saved
+ * registers, the stack pointer and the return address into ctx, 0; a
+ * replay that restores the checkpoint's memory resumes there by
+ * __green_ring_jump, and the save returns 1. */
+hidden long __green_ring_save(long *ctx) __attribute__((returns_twice));
+hidden _Noreturn void __green_ring_jump(const long *ctx);
+
 /* The kernel's struct sigaction (x86_64) */
 struct green_ksa {
 	void *handler;

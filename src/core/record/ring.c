@@ -20,9 +20,10 @@
  * At the end (exit, a fatal signal, execve) the recorder flushes its
  * block, tells the younger checkpoint to go, and the older to write the
  * trace: after the launcher's header, a snapshot of itself — its
- * registers (saved where it will resume: ring_save), the kernel's state a
- * replay needs (the thread pointer, the break, the signal mask, handlers
- * and alternate stack) and every mapping with its non-zero pages — then
+ * registers (saved where it will resume: __green_ring_save,
+ * src/arch/x86_64/ringregs.S), the kernel's state a replay needs (the
+ * thread pointer, the break, the signal mask, handlers and alternate
+ * stack) and every mapping with its non-zero pages — then
  * both segments' blocks as they are.  The recorder waits for it to finish
  * before it ends.  If the oldest is still the program's start, the
  * recorder copies the segments itself: an ordinary trace.
@@ -79,37 +80,13 @@ struct kstack { void *sp; int flags; size_t size; };
 
 /* the checkpoint's registers and kernel state ('R') */
 struct ckstate {
-	long ctx[8];                  /* rbx rbp r12-r15 rsp rip: ring_save */
+	long ctx[8];                  /* rbx rbp r12-r15 rsp rip: __green_ring_save */
 	uint64_t mask;
 	long fs, brk;
 	struct kstack ss;
 	struct green_ksa sa[65];
 	uint32_t nmaps;
 };
-
-/* ring_save(ctx): 0; 1 when a replay resumes there (ring_jump) */
-long ring_save(long *ctx) __attribute__((returns_twice));
-_Noreturn void ring_jump(const long *ctx);
-__asm__(".text\n"
-        ".hidden ring_save\n.globl ring_save\n.type ring_save,@function\n"
-        "ring_save:\n"
-        "	mov %rbx,(%rdi)\n	mov %rbp,8(%rdi)\n	mov %r12,16(%rdi)\n	mov %r13,24(%rdi)\n"
-        "	mov %r14,32(%rdi)\n	mov %r15,40(%rdi)\n	lea 8(%rsp),%rdx\n	mov %rdx,48(%rdi)\n"
-        "	mov (%rsp),%rdx\n	mov %rdx,56(%rdi)\n	xor %eax,%eax\n	ret\n"
-        ".hidden ring_jump\n.globl ring_jump\n.type ring_jump,@function\n"
-        "ring_jump:\n"
-        "	mov (%rdi),%rbx\n	mov 8(%rdi),%rbp\n	mov 16(%rdi),%r12\n	mov 24(%rdi),%r13\n"
-        "	mov 32(%rdi),%r14\n	mov 40(%rdi),%r15\n	mov 56(%rdi),%rdx\n	mov 48(%rdi),%rsp\n"
-        "	mov $1,%eax\n	jmp *%rdx\n");
-
-static long gate(long nr, long a, long b, long c, long d, long e, long f)
-{
-	return __green_gate_call(nr, a, b, c, d, e, f);
-}
-#define G1(n, a) gate(n, (long)(a), 0, 0, 0, 0, 0)
-#define G2(n, a, b) gate(n, (long)(a), (long)(b), 0, 0, 0, 0)
-#define G3(n, a, b, c) gate(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
-#define G4(n, a, b, c, d) gate(n, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
 
 static void msg(const char *s)
 {
@@ -309,7 +286,7 @@ static int dump(void)
 	ck.brk = G1(SYS_brk, 0);
 	G2(SYS_sigaltstack, 0, &ck.ss);
 	for (int s = 1; s < 65; s++) G4(SYS_rt_sigaction, s, 0, &ck.sa[s], 8);
-	if (ring_save(ck.ctx)) return 1;
+	if (__green_ring_save(ck.ctx)) return 1;
 	ck.nmaps = read_maps(t);
 	trace_to(GREEN_TRACE_FD);
 	trace_put("R", 1);
@@ -493,7 +470,7 @@ static _Noreturn void restore(void)
 	__green_rec_resumed(&k->rec);
 	k->ck.mask &= ~BIT(SIGSYS);
 	G4(SYS_rt_sigprocmask, SIG_SETMASK, &k->ck.mask, 0, 8);
-	ring_jump(k->ck.ctx);
+	__green_ring_jump(k->ck.ctx);
 }
 
 /* A replay whose trace starts with a ring's snapshot: becomes the

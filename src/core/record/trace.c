@@ -32,11 +32,6 @@ static size_t used;
 static int dead;
 static int wfd = GREEN_TRACE_FD;               /* where blocks go: the trace, or a ring's segment */
 
-static long gate(long nr, long a, long b, long c, long d, long e, long f)
-{
-	return __green_gate_call(nr, a, b, c, d, e, f);
-}
-
 static void *map_at(unsigned long at, size_t len)
 {
 	long r = gate(SYS_mmap, at, len, PROT_READ | PROT_WRITE,
