@@ -238,21 +238,32 @@ END_TEST
  * (src/sysio/listener.c), which F_GETFL does not show; the program's own
  * O_NONBLOCK answers EAGAIN, and taking it off again makes accept wait */
 
+/* w's acceptor blocks in accept while main computes, then a connection
+ * comes and it takes it */
+static void accept_one(struct waiter *w, const struct sockaddr_in *sa)
+{
+	int c;
+
+	w->result = 0;
+	w->entered = w->done = 0;
+	start(w);
+	compute_while(w);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_eq(connect(c, (const void *)sa, sizeof *sa), 0);
+	finish(w);
+	ck_assert_int_ge(w->result, 0);
+	close(w->result);
+	close(c);
+}
+
 START_TEST(accept_keeps_program_flags)
 {
 	struct waiter w = { .fn = acceptor };
 	struct sockaddr_in sa;
-	int c, fl;
+	int fl;
 
 	w.fd = listener(&sa);
-	start(&w);
-	compute_while(&w);
-	c = socket(AF_INET, SOCK_STREAM, 0);
-	ck_assert_int_eq(connect(c, (void *)&sa, sizeof sa), 0);
-	finish(&w);
-	ck_assert_int_ge(w.result, 0);
-	close(w.result);
-	close(c);
+	accept_one(&w, &sa);
 	fl = fcntl(w.fd, F_GETFL);
 	ck_assert_int_eq(fl & O_NONBLOCK, 0);
 	if (GREEN_MODE) ck_assert_int_ne(syscall(SYS_fcntl, w.fd, F_GETFL) & O_NONBLOCK, 0);
@@ -265,16 +276,7 @@ START_TEST(accept_keeps_program_flags)
 	/* blocking again: accept waits for the next connection */
 	ck_assert_int_eq(fcntl(w.fd, F_SETFL, fl), 0);
 	ck_assert_int_eq(fcntl(w.fd, F_GETFL) & O_NONBLOCK, 0);
-	w.result = 0;
-	w.entered = w.done = 0;
-	start(&w);
-	compute_while(&w);
-	c = socket(AF_INET, SOCK_STREAM, 0);
-	ck_assert_int_eq(connect(c, (void *)&sa, sizeof sa), 0);
-	finish(&w);
-	ck_assert_int_ge(w.result, 0);
-	close(w.result);
-	close(c);
+	accept_one(&w, &sa);
 	close(w.fd);
 }
 END_TEST
