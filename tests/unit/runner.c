@@ -12,7 +12,7 @@
 #include "testutil.h"
 
 #define SUITES(X) X(thread) X(mutex) X(cond) X(time) X(tsd) X(once) X(rwlock) \
-	X(barrier) X(sem) X(spin) X(c11) X(errno) X(cancel) X(stdio) X(io) X(posix) X(signal) X(tls) X(pshared) X(aio) X(string) X(stackshare) X(kernel)
+	X(barrier) X(sem) X(spin) X(c11) X(errno) X(cancel) X(stdio) X(io) X(posix) X(signal) X(tls) X(pshared) X(aio) X(string) X(stackshare) X(kernel) X(sched)
 
 /* weak, so a runner can be linked from a subset of the suite files */
 #define DECLARE(n) Suite *suite_##n(void) __attribute__((weak));

@@ -28,6 +28,12 @@ struct green_runq {
 	struct gq lv[RQ_LEVELS];
 	unsigned long bits[RQ_WORDS];
 	unsigned long n;   /* threads on the run queue, every level: the fair slice's divisor (tick.c) */
+	/* the last thread another woke to the front (runq_push_woken), what
+	 * it waited on, and __green_nswitch + 1 then: the next woken from
+	 * the same object in the same turn queues behind it */
+	struct green_thread *woke;
+	const void *woke_obj;
+	unsigned long woke_turn;
 };
 extern hidden struct green_runq __green_runq;
 hidden void __green_runq_reset(void);            /* runq.c: in a fork child */
@@ -91,12 +97,10 @@ static inline void runq_mark(unsigned l)
 	__green_runq.bits[l / RQ_BITS] |= 1UL << l % RQ_BITS;
 }
 
-static inline void runq_push(struct green_thread *t)
+/* t joins level l's queue q behind p, its tail */
+static inline void runq_push_behind(struct green_thread *t, unsigned l, struct gq *q,
+                                    struct green_thread *p)
 {
-	unsigned l = green_level(t);
-	struct gq *q = &__green_runq.lv[l];
-	struct green_thread *p = q->tail;
-
 	t->q = q;
 	t->q_next = 0;
 	t->q_prev = p;
@@ -109,6 +113,14 @@ static inline void runq_push(struct green_thread *t)
 		runq_mark(l);
 	}
 	runq_note(t, l);
+}
+
+static inline void runq_push(struct green_thread *t)
+{
+	unsigned l = green_level(t);
+	struct gq *q = &__green_runq.lv[l];
+
+	runq_push_behind(t, l, q, q->tail);
 }
 
 /* a thread that must run soon (a signal for it): ahead of its level */
@@ -172,6 +184,8 @@ static inline void runq_push_sleeper(struct green_thread *t)
 	runq_note(t, l);
 }
 
+hidden void __green_runq_wake_queued(struct green_thread *t);   /* runq.c */
+
 /* Make t runnable: at the front of its level when front, else at its
  * tail; the first thread made runnable beside the running one starts
  * the ticks (__green_ready is the out-of-line copy). */
@@ -199,10 +213,24 @@ static inline void runq_ready_sleeper(struct green_thread *t)
  * popped it and deleted its deadline itself). */
 static inline void green_wake_off(struct green_thread *t, int why, int front)
 {
+	unsigned l = green_level(t);
+	struct gq *q = &__green_runq.lv[l];
+	struct green_thread *p = q->tail;
+
 	t->wake = why;
-	t->wait = GW_NONE;
-	t->wait_obj = 0;
-	runq_ready(t, front);
+	if (!front && __builtin_expect(p != 0, 0)) {
+		/* others runnable at its level: its place depends on what
+		 * woke it (runq.c) */
+		__green_runq_wake_queued(t);
+	} else {
+		t->wait = GW_NONE;
+		t->wait_obj = 0;
+		t->state = GS_RUNNABLE;
+		t->computing = 0;   /* it waited */
+		if (front) runq_push_front(t);
+		else runq_push_behind(t, l, q, p);
+	}
+	if (!__green_ticking) __green_tick_arm();   /* as runq_ready */
 }
 
 /* Take a blocked t off whatever it waits on (its queue, its deadline)
@@ -242,6 +270,7 @@ static inline struct green_thread *runq_pop_at(unsigned l)
 	}
 	t->q = 0;
 	t->q_next = 0;
+	t->passes = 0;   /* counted again in its next wait for the CPU */
 	__green_runq.n--;
 	return t;
 }
@@ -272,6 +301,7 @@ static inline struct green_thread *runq_rotate(struct green_thread *t, unsigned 
 	q->head = n;
 	t->q = q;
 	h->q = 0;
+	h->passes = 0;
 	return h;
 }
 
@@ -296,6 +326,7 @@ static inline void runq_remove(struct green_thread *t)
 {
 	unsigned l = t->q - __green_runq.lv;
 	__gq_remove(t);
+	t->passes = 0;
 	__green_runq.n--;
 	if (!__green_runq.lv[l].head)
 		__green_runq.bits[l / RQ_BITS] &= ~(1UL << l % RQ_BITS);

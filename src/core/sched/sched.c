@@ -361,8 +361,7 @@ hidden void __green_preempt_yield(int how)
 		self->state = GS_RUNNABLE;
 		if (how == GREEN_PREEMPT_KEEP) runq_push_sleeper(self);
 		else runq_push(self);
-		self->computing = 1;
-		self->passes = 0;
+		self->computing = 1;   /* its passes are 0: counted from its pop (runq.h) */
 		next = runq_pop_at(runq_top());
 		if (next != self) green_switch(self, next);
 		else self->state = GS_RUNNING;
