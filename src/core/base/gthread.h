@@ -259,7 +259,8 @@ struct green_thread {
 	unsigned char computing;       /* it left the CPU last by a tick's preemption, not by
 	                                  waiting: runnable, it queues behind threads that
 	                                  slept (runq.h); set by the tick, cleared by a wake */
-	unsigned char passes;          /* computing: sleepers queued ahead of it since (runq.h) */
+	unsigned char passes;          /* runnable: threads queued ahead of it in this wait for
+	                                  the CPU, sleepers and threads another woke (runq.h) */
 	int sigwait_got;               /* the signal handed to the sigwait */
 	struct green_sigl sigq;        /* their instances, oldest first (sigqueue.c) */
 	uint64_t intr_at;              /* when a signal last interrupted its wait (ns) */

@@ -78,7 +78,9 @@ static int woken_by_thread(const struct green_thread *t)
  * barrier's or a post's waiters keep their order (but not behind the
  * ones woken from other objects then: a turn can be long, and a thread
  * woken at its end would queue behind every thread woken at its start).
- * The bound: the thread it passes, the first behind that batch, lets
+ * The first woken into an empty level took runq.h's plain push, which
+ * records nothing (a ping-pong's every wake): the next ones queue ahead
+ * of it, as of any thread runnable before.  The bound: the thread it passes, the first behind that batch, lets
  * RUNQ_PASSES threads ahead in its wait on the run queue; then
  * woken threads queue where a thread that slept on a descriptor does
  * (runq_push_sleeper: behind it, ahead of the computing ones, which

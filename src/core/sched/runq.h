@@ -149,10 +149,13 @@ static inline void runq_push_front(struct green_thread *t)
  * (computing), behind every other; at the tail when none computes, the
  * usual case, after one look at the tail.  The preempted ones are the
  * tail's run: the walk back is as long as they are many.  The first of
- * them lets RUNQ_PASSES sleepers ahead, then they queue behind it too:
- * threads that keep waking cannot keep the computing ones off the CPU
- * (at most RUNQ_PASSES turns of sleepers, each a minimum granularity
- * before the tick sends it behind as computing in turn: tick.c). */
+ * them lets RUNQ_PASSES threads ahead in its wait for the CPU (these
+ * sleepers, and threads another thread woke: runq.c), then they queue
+ * behind it too: threads that keep waking cannot keep the computing
+ * ones off the CPU (at most RUNQ_PASSES turns of sleepers, each a
+ * minimum granularity before the tick sends it behind as computing in
+ * turn: tick.c).  A thread's count is cleared as it leaves the run
+ * queue (runq_pop_at, runq_rotate, runq_remove). */
 #define RUNQ_PASSES 8
 static inline void runq_push_sleeper(struct green_thread *t)
 {

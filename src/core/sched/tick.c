@@ -61,7 +61,11 @@
  * as soon as the thread that runs waits, or within a quantum of CPU (the
  * first CPU tick of a busy stretch).  The computing ones are not
  * starved: the first of them lets RUNQ_PASSES sleepers ahead before
- * sleepers queue behind it too (runq.h).
+ * sleepers queue behind it too (runq.h).  A SCHED_OTHER thread another
+ * thread woke (an unlock, a signal of a condition, a post) goes to the
+ * run queue's front (runq.c), and so the same test preempts for it: it
+ * runs when the waker's turn ends, the tick ending that turn as for a
+ * thread that slept on a descriptor.
  *
  * At each tick that finds the process busy, the expired deadlines wake
  * their threads, and the I/O backend is polled without blocking
