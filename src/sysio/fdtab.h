@@ -44,6 +44,10 @@ struct green_fd {
 	/* listener.c: a listening socket's O_NONBLOCK is green's (the
 	 * program's view: blocking) or the program's; LST_UNKNOWN: ask */
 	unsigned char lst;
+	/* peer.c: the number of the other end of a pipe or socket pair made
+	 * in this process, plus one (0: none known); a write here makes it
+	 * readable */
+	unsigned peer;
 };
 
 enum { LST_UNKNOWN, LST_GREEN, LST_PROGRAM };
