@@ -3,7 +3,7 @@
  * entry: the facts fdkind.c learns (its kind, whether the program made
  * it non-blocking, whether its reads lately found nothing) and the
  * epoll backend's registration and waiters (epoll.c).  A read or write
- * on the fast path (fastio.h) looks at one entry, one cache line, once.
+ * on the fast path (fastio.h) looks at one entry, once (40 bytes).
  *
  * One entry per number below GREEN_FDS_MAX, the kernel's default limit
  * (fs.nr_open); only the pages of numbers in use are ever touched.  A
