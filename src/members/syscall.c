@@ -25,6 +25,8 @@
  * flags (fcntl F_SETFL, ioctl FIONBIO), green asks again whether
  * descriptors are non-blocking (src/sysio/fdkind.c), and a listening
  * socket's O_NONBLOCK is the program's from then on (src/sysio/listener.c).
+ * A pipe or socket pair made here has its ends recorded as each other's
+ * peer (src/sysio/peer.c), as pipe(), pipe2() and socketpair() do.
  */
 #include <unistd.h>
 #include <stdarg.h>
@@ -38,6 +40,7 @@
 #include "sync/addrwait.h"
 #include "thread/lifecycle.h"
 #include "fdwait.h"
+#include "peer.h"
 #include "../stubs/green-sys.h"
 
 #undef syscall
@@ -62,6 +65,23 @@ static void renumbered(long n, long a, long b)
 	case SYS_fcntl: if (b == F_SETFL) __green_listener_flags_set(a, 0); break;
 	case SYS_ioctl: if (b == FIONBIO) __green_listener_flags_set(a, 0); break;
 	}
+}
+
+/* a pipe or socket pair made: its ends are each other's peer (peer.c) */
+static void paired(long n, const long *arg)
+{
+	int *p = 0;
+
+	switch (n) {
+#ifdef SYS_pipe
+	case SYS_pipe:
+#endif
+	case SYS_pipe2: p = (int *)arg[0]; break;
+#ifdef SYS_socketpair
+	case SYS_socketpair: p = (int *)arg[3]; break;
+#endif
+	}
+	if (p) __green_fd_pair(p[0], p[1]);
 }
 
 /* a libc function's -1 and errno as the kernel's -errno */
@@ -176,5 +196,6 @@ long syscall(long n, ...)
 	else
 		r = green_call(n, (long *)arg);
 	renumbered(n, arg[0], arg[1]);
+	if (!r && !green_vfork_child()) paired(n, arg);
 	return __syscall_ret(r);
 }

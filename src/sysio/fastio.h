@@ -14,6 +14,9 @@
  *   write  sendto; all of it taken: done; a part, or EAGAIN, goes on to
  *          wait and finish (__sysio_sock_write).
  *
+ * A write to one end of a socket pair made in this process wakes the
+ * threads waiting to read the other end (peer.h).
+ *
  * Anything else (another kind, a kind not yet learnt, a read or write
  * of 0 bytes, a number beyond the table) answers GREEN_IO_GENERAL, and
  * the call takes the general path, musl's entry for blocking calls
@@ -43,6 +46,7 @@
 #include "fdwait.h"
 #include "io.h"
 #include "ioq.h"
+#include "peer.h"
 
 #define GREEN_IO_GENERAL (-EFAULT)
 
@@ -110,7 +114,10 @@ static inline long green_fast_io(long nr, long fd, long buf, long len, int cp)
 		return r;
 	}
 	r = __syscall(SYS_sendto, fd, buf, len, MSG_DONTWAIT, 0, 0);
-	if (r == len) return r;
+	if (r == len) {
+		green_peer_wrote(f);
+		return r;
+	}
 	return __sysio_sock_write(fd, (const void *)buf, len, cp, r);
 }
 

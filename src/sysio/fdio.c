@@ -142,6 +142,7 @@ static long do_io(struct io *c, int cp)
 {
 	long r = -EAGAIN, done = 0;
 	int park, guess = may_guess(c);
+	struct green_fd *f;
 
 	for (;;) {
 		if (guess && __green_fd_read_waits_first(c->fd) && !__green_fd_nonblocking(c->fd)) {
@@ -156,6 +157,7 @@ static long do_io(struct io *c, int cp)
 			return done ? done : r;
 		}
 		if (r <= 0) return done ? done : r;
+		if (c->ev == GREEN_OUT && (f = green_fd(c->fd))) green_peer_wrote(f);
 		done += r;
 		if (c->ev == GREEN_IN || !advance(c, r)) return done;
 	}
@@ -209,6 +211,7 @@ hidden long __sysio_sock_write(int fd, const void *buf, size_t len, int cp, long
 	for (;;) {
 		if (r >= 0) {
 			done += r;
+			if (r) green_peer_wrote(&__green_fds[fd]);
 			if (done == len) return done;
 		} else if (r != -EAGAIN) {
 			return done ? (long)done : r;

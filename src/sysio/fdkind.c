@@ -24,7 +24,8 @@
  * close_range, dup2 and dup3 made with syscall() (src/members/syscall.c).
  * Every other way to a descriptor (open, socket, pipe, accept, dup,
  * F_DUPFD, a received SCM_RIGHTS) hands out a number that was free, so
- * forgotten at its last close.  A fork child inherits the table with the
+ * forgotten at its last close.  So is the number's peer, the other end of
+ * a pipe or socket pair made here (peer.c), on both ends.  A fork child inherits the table with the
  * descriptors; exec starts afresh.
  *
  * Whether the program made the descriptor non-blocking (O_NONBLOCK) is
@@ -180,6 +181,11 @@ hidden void __green_fd_forget(unsigned first, unsigned last)
 		f->nb = 0;
 		f->miss = 0;
 		f->lst = LST_UNKNOWN;
+		if (f->peer) {   /* both ends forget the pair (peer.c) */
+			struct green_fd *o = &__green_fds[f->peer - 1];
+			if (o->peer == fd + 1) o->peer = 0;
+			f->peer = 0;
+		}
 	}
 	/* the epoll backend's registrations of these numbers go too (epoll.c) */
 	if (!green_active()) return;

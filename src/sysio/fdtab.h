@@ -3,7 +3,7 @@
  * entry: the facts fdkind.c learns (its kind, whether the program made
  * it non-blocking, whether its reads lately found nothing) and the
  * epoll backend's registration and waiters (epoll.c).  A read or write
- * on the fast path (fastio.h) looks at one entry, one cache line, once.
+ * on the fast path (fastio.h) looks at one entry, once (40 bytes).
  *
  * One entry per number below GREEN_FDS_MAX, the kernel's default limit
  * (fs.nr_open); only the pages of numbers in use are ever touched.  A
@@ -44,6 +44,10 @@ struct green_fd {
 	/* listener.c: a listening socket's O_NONBLOCK is green's (the
 	 * program's view: blocking) or the program's; LST_UNKNOWN: ask */
 	unsigned char lst;
+	/* peer.c: the number of the other end of a pipe or socket pair made
+	 * in this process, plus one (0: none known); a write here makes it
+	 * readable */
+	unsigned peer;
 };
 
 enum { LST_UNKNOWN, LST_GREEN, LST_PROGRAM };

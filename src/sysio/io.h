@@ -11,6 +11,7 @@
 #include "base/gconfig.h"
 #include "sched/gsched.h"
 #include "fdtab.h"
+#include "ioq.h"
 
 extern hidden size_t __green_io_nfds;   /* descriptors __green_io_q waits on, at most */
 
@@ -75,14 +76,23 @@ static inline void green_epoll_unlink(struct green_io_node *n, struct green_fd *
 	n->linked = 0;
 }
 
+/* poll.c: how many descriptors select and poll may wait on with no
+ * more room made and no change of backend (0 before the first wait
+ * chose one) */
+extern hidden size_t __green_io_room;
+
 /*
- * The usual wait, in one piece: one descriptor, no deadline, the epoll
- * backend on and the descriptor registered for what the thread wants,
- * so nothing to tell the kernel.  The thread's own node stays on the
- * descriptor's list after the wait (epoll.c finds waiters there; a
- * connection thread waits on the same socket again and again), marked
- * waiting for the length of each; the thread queues on nothing else, and
- * is counted in __green_io_nfds, which says threads wait on the kernel.
+ * The usual wait, in one piece: one descriptor, no deadline, nothing to
+ * tell the kernel, nothing to decide.  With the epoll backend, the
+ * descriptor is registered for what the thread wants, and the thread
+ * queues on nothing; with select or poll, the round's arrays have room
+ * for one more descriptor without a change of backend, and the thread
+ * joins the kernel-wait queue, where the round gathers it (poll.c).
+ * Either way the thread's own node stays on the descriptor's list after
+ * the wait (epoll.c finds waiters there, and so does a peer's write,
+ * peer.c; a connection thread waits on the same socket again and
+ * again), marked waiting for the length of each, and the thread is
+ * counted in __green_io_nfds, which says threads wait on the kernel.
  * fd's entry is e, ev the epoll bits it waits for.  Inside GREEN_ENTER,
  * a pending cancel looked at; -1 when the wait is not the usual one
  * (io.c does the rest).
@@ -92,20 +102,21 @@ static inline int green_usual_wait(int fd, unsigned ev, struct green_fd *e, cons
 {
 	struct green_thread *self = __green_cur;
 	struct green_io_node *n = &self->io_node;
-	int r;
+	int epoll = __green_io_mode == GREEN_IO_EPOLL, r;
 
-	if (__green_io_mode != GREEN_IO_EPOLL || !green_epoll_registered(e) || (e->reg & ev) != ev)
+	if (epoll ? !green_epoll_registered(e) || (e->reg & ev) != ev : __green_io_nfds >= __green_io_room)
 		return -1;
 	if (__builtin_expect(!n->linked || n->fd != fd, 0)) {
 		if (n->linked) green_epoll_unlink(n, &__green_fds[n->fd]);
 		n->t = self;
 		n->fd = fd;
 		green_epoll_link(n, e);
+		green_fd_used(fd);
 	}
 	n->events = ev;
 	n->waiting = 1;
 	__green_io_nfds++;
-	r = __green_park(kind, key);
+	r = epoll ? __green_park(kind, key) : __green_wait(&__green_io_q, kind, key, GREEN_NO_DEADLINE);
 	__green_io_nfds--;
 	n->waiting = 0;
 	return r;

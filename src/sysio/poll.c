@@ -61,6 +61,8 @@ _Static_assert(sizeof(long) == 4 || sizeof(struct timespec) == 2 * sizeof(long l
 static struct pollfd *set;
 static struct green_thread **owner;
 static size_t cap;
+hidden size_t __green_io_room;   /* io.h's usual wait: see lean_room() */
+static void lean_room(void);
 
 /*
  * Inside GREEN_ENTER, so the room cannot change between this check and
@@ -86,6 +88,7 @@ hidden int __green_io_reserve(size_t n)
 	set = (struct pollfd *)p;
 	owner = (struct green_thread **)(p + c * sizeof *set);
 	cap = c;
+	lean_room();
 	return 0;
 }
 
@@ -194,6 +197,18 @@ static void choose(void)
 	__green_io_mode = c == GREEN_IO_AUTO ? GREEN_IO_SELECT : c;
 	io_auto = c == GREEN_IO_AUTO && auto_epoll_at;
 	if (c == GREEN_IO_EPOLL && __green_epoll_start()) give_up_epoll();
+	lean_room();
+}
+
+/* How many descriptors the usual wait (io.h) may bring the wait set to
+ * with select or poll: as many as the arrays hold, short of the size
+ * that switches to epoll; none before a backend is chosen. */
+static void lean_room(void)
+{
+	size_t r = cap;
+	if (io_auto < 0) r = 0;
+	else if (io_auto && r > auto_epoll_at - 1) r = auto_epoll_at - 1;
+	__green_io_room = r;
 }
 
 /* No epoll (the kernel refused an instance or a registration): poll,
@@ -206,6 +221,7 @@ static void give_up_epoll(void)
 	__green_epoll_stop();
 	__green_io_mode = GREEN_IO_POLL;
 	io_auto = 0;
+	lean_room();
 	for (struct green_thread *t = __green_io_q.head, *next; t; t = next) {
 		next = t->q_next;
 		__green_wake(t, 0);
@@ -220,6 +236,7 @@ hidden int __green_io_arm(struct green_io_node *n, size_t k)
 	if (io_auto < 0) choose();
 	if (io_auto && __green_io_nfds + k >= auto_epoll_at) {
 		io_auto = 0;
+		lean_room();
 		__green_io_mode = GREEN_IO_EPOLL;
 		if (__green_epoll_start()) give_up_epoll();
 	}
@@ -228,8 +245,15 @@ hidden int __green_io_arm(struct green_io_node *n, size_t k)
 		if (r != ENOSYS) return r;
 		give_up_epoll();
 	}
-	/* select and poll: room in the round's arrays */
-	return __green_io_reserve(__green_io_nfds + k);
+	/* select and poll: room in the round's arrays; the nodes on their
+	 * descriptors' lists, where a peer's write finds them (peer.c) */
+	if ((r = __green_io_reserve(__green_io_nfds + k))) return r;
+	for (size_t i = 0; i < k; i++)
+		if (green_fd(n[i].fd)) {
+			green_epoll_link(&n[i], &__green_fds[n[i].fd]);
+			green_fd_used(n[i].fd);
+		}
+	return 0;
 }
 
 static void wake_ready(size_t n)

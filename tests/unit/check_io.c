@@ -8,7 +8,8 @@
  * never give the computing thread the CPU: the test would hang, not
  * merely run slowly.  Also: the program's own poll and select in several
  * threads at once, descriptors above FD_SETSIZE, close and dup2 waking
- * waiters, and system/popen/posix_spawn among running threads.
+ * waiters, system/popen/posix_spawn among running threads, and a write
+ * to one end of a pipe or socket pair waking the other end's reader.
  */
 #include "testutil.h"
 #include <errno.h>
@@ -29,6 +30,7 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -1176,6 +1178,128 @@ START_TEST(epoll_own_fd_closed)
 }
 END_TEST
 
+/* ---- a write to one end of a pipe or socket pair made here wakes the
+ * reader of the other end itself (src/sysio/peer.c): the reader runs at
+ * the writer's first yield, with no look at the kernel between.  Without
+ * it the reader would wait for the next idle wait or tick, which busy
+ * yields never reach: thousands of yields with ticks, for ever without. */
+
+enum { PAIR_PIPE, PAIR_PIPE2, PAIR_SOCKET, PAIR_SOCKET_FLAGS, PAIR_KINDS };
+
+/* a pair of the kind: p[0] read, p[1] written */
+static void make_pair(int kind, int p[2])
+{
+	switch (kind) {
+	case PAIR_PIPE: ck_assert_int_eq(pipe(p), 0); break;
+	case PAIR_PIPE2: ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0); break;
+	case PAIR_SOCKET: ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, p), 0); break;
+	default: ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p), 0); break;
+	}
+}
+
+static void *reader1(void *arg)
+{
+	struct waiter *w = arg;
+	char c;
+	ENTER(w);
+	return DONE(w, read(w->fd, &c, 1));
+}
+
+START_TEST(peer_write_wakes_reader)
+{
+	static const char *names[] = { "pipe", "pipe2", "socketpair", "socketpair with flags" };
+
+	for (int kind = 0; kind < PAIR_KINDS; kind++) {
+		for (int vec = 0; vec < 2; vec++) {   /* write, then writev (the general path) */
+			struct waiter w = { .fn = reader1 };
+			struct iovec v = { "x", 1 };
+			int p[2], yields = 0;
+
+			make_pair(kind, p);
+			w.fd = p[0];
+			start(&w);
+			ck_assert_int_eq(seen(&w.done), 0);
+			ck_assert_int_eq(vec ? writev(p[1], &v, 1) : write(p[1], "x", 1), 1);
+			while (!seen(&w.done) && yields < 1000000) {
+				sched_yield();
+				yields++;
+			}
+			ck_assert_msg(yields == 1, "%s, %s: the reader ran after %d yields, not at the first",
+			              names[kind], vec ? "writev" : "write", yields);
+			finish(&w);
+			ck_assert_int_eq(w.result, 1);
+			close(p[0]);
+			close(p[1]);
+		}
+	}
+}
+END_TEST
+
+/* The flags asked of pipe2 and socketpair are on both ends. */
+static void both_ends_flagged(int p[2])
+{
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(fcntl(p[i], F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+		ck_assert_int_eq(fcntl(p[i], F_GETFL) & O_NONBLOCK, O_NONBLOCK);
+	}
+	ck_assert_int_eq(read(p[0], (char[1]){ 0 }, 1), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	close(p[0]);
+	close(p[1]);
+}
+
+START_TEST(pair_flags_kept)
+{
+	int p[2];
+
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC | O_NONBLOCK), 0);
+	both_ends_flagged(p);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, p), 0);
+	both_ends_flagged(p);
+	ck_assert_int_eq(pipe2(p, 0), 0);   /* no flags: pipe()'s way */
+	ck_assert_int_eq(fcntl(p[0], F_GETFL) & O_NONBLOCK, 0);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+/* Where the peer is not known, the kernel's report still wakes the
+ * reader: a write through a dup of the write end; a pair made on
+ * numbers an earlier pair had (the old ends forgotten); the write end
+ * closed (end of file). */
+START_TEST(peer_unknown_still_wakes)
+{
+	for (int round = 0; round < 3; round++) {
+		struct waiter w = { .fn = reader1 };
+		int p[2], q[2], wr;
+
+		make_pair(round == 1 ? PAIR_SOCKET : PAIR_PIPE, p);
+		w.fd = p[0];
+		wr = p[1];
+		if (round == 0) {
+			wr = dup(p[1]);
+			close(p[1]);
+		} else if (round == 1) {
+			/* the write end's number closed and given to a new pipe,
+			 * whose ends are each other's peers now */
+			close(p[1]);
+			make_pair(PAIR_PIPE, q);
+			close(p[0]);
+			p[0] = w.fd = q[0];
+			wr = q[1];
+		}
+		start(&w);
+		ck_assert_int_eq(seen(&w.done), 0);
+		if (round == 2) close(wr);
+		else ck_assert_int_eq(write(wr, "x", 1), 1);
+		finish(&w);   /* the join waits in the idle wait, which asks the kernel */
+		ck_assert_int_eq(w.result, round == 2 ? 0 : 1);
+		close(p[0]);
+		if (round != 2) close(wr);
+	}
+}
+END_TEST
+
 Suite *suite_io(void)
 {
 	Suite *s = suite_create("io");
@@ -1203,6 +1327,10 @@ Suite *suite_io(void)
 	tcase_add_test(tc, nonblock_changes_seen);
 	tcase_add_test(tc, guessed_read_finds_data);
 	if (GREEN_MODE && ticking()) tcase_add_test(tc, acceptor_keeps_cpu);
+	tcase_add_test(tc, pair_flags_kept);
+	tcase_add_test(tc, peer_unknown_still_wakes);
+	/* one yield: a seeded schedule may pick the writer again */
+	if (GREEN_MODE && !explored()) tcase_add_test(tc, peer_write_wakes_reader);
 	if (GREEN_MODE) {
 		tcase_add_test(tc, epoll_large_set);
 		tcase_add_test(tc, epoll_big_fds);

@@ -176,6 +176,7 @@ hidden unsigned long __green_nswitch;
 static uint64_t quantum;              /* ns; 0 = cooperative only */
 static uint64_t gran;                 /* the minimum granularity: GRAN_NS, at most the quantum */
 static int fine;                      /* the real clock ticks too */
+static int slow_tick;                 /* the last fine tick's work took a good part of the period */
 static int cpu_id = -1;               /* the CPU clock's timer, as the kernel names it */
 static uint64_t fine_next;            /* the next fine tick, 0 = none */
 static uint64_t fine_every;           /* its period */
@@ -238,14 +239,17 @@ static void real_fired(uint64_t now)
  * call to set the next.  Below PERIODIC_MIN_NS one-shot, set again at
  * each tick: a periodic timer as short as a tick's own work (tens of
  * microseconds, copied stacks) fires again before the preempted threads
- * ran at all. */
+ * ran at all.  So is a fine tick whose own work took a quarter of the
+ * period or more (slow_tick: under valgrind, or on a machine that took
+ * the CPU away in the middle of it): the next comes a period after its
+ * end, so that the thread it interrupted runs between the two. */
 static void rearm(uint64_t now)
 {
 	uint64_t at = 0, every = 0, d;
 
 	if (fine_next) {
 		at = fine_next;
-		every = fine_every >= PERIODIC_MIN_NS ? fine_every : 0;
+		every = fine_every >= PERIODIC_MIN_NS && !slow_tick ? fine_every : 0;
 		if ((d = __green_timer_next()) > now && d < at) at = d;
 	}
 	if (alarm_at && (!at || alarm_at < at)) at = alarm_at;
@@ -486,8 +490,11 @@ static void tick(int sig, siginfo_t *si, void *uc)
 			} else if (fine && !cpu) {
 				/* the next fine tick: the periodic timer's, unless the
 				 * period changed */
-				uint64_t p = fine_period();
-				if (p == armed_every && armed_at > now) {
+				uint64_t p = fine_period(), end = __green_real_now();
+				if ((slow_tick = end - now >= p / 4)) {
+					fine_every = p;
+					fine_next = end + p;
+				} else if (p == armed_every && armed_at > now) {
 					fine_next = armed_at;
 				} else {
 					fine_every = p;

@@ -1,0 +1,58 @@
+/*
+ * peer.c — both ends of a pipe or socket pair in one process: a write
+ * wakes the reader itself.
+ *
+ * A thread that waits to read a pipe is woken when the multiplexer
+ * (poll.c) next asks the kernel, at an idle wait or a tick.  When the
+ * write that fills the pipe is this process's own, the writer already
+ * knows what the kernel would say: pipe(), pipe2() and socketpair()
+ * (src/members/) record each end as the other's peer in the table of
+ * descriptors (fdtab.h), and a write that put data in (green_peer_wrote,
+ * peer.h: write.c, fdio.c) wakes the threads waiting to read the peer.
+ * (A read that makes room for the peer's writer does not: a writer
+ * waits for a full pipe, a rarer wait, which the multiplexer ends as
+ * before.)  Two threads that talk through a socket pair
+ * then run in turn with no idle wait between them: an echo's round trip
+ * is its four reads and writes, where the kernel's report was two
+ * `pselect6` or `epoll_pwait2` calls more and their rounds
+ * (docs/fastpaths.md, "The I/O path").
+ *
+ * The wake is a hint, as every wake of a descriptor's waiter is (io.c):
+ * the woken thread tries its call again, and waits again if another
+ * thread took the data first.  So a peer that is not the file it was
+ * (a number closed and reused by a way green does not see) costs a
+ * retry, never a lost wake-up: the waiters are registered with the
+ * backend as before, and a write from anywhere else (another process
+ * after fork, a dup'ed number, a raw system call) wakes them as before.
+ *
+ * Whose list.  Waiters are on the peer's list of nodes (fdtab.h): the
+ * epoll backend keeps them there, and select and poll link them too
+ * while they wait (poll.c), so that the wake walks the peer's waiters
+ * alone.  A number's peer is forgotten with the number (fdkind.c), on
+ * both ends.
+ */
+#include "base/gthread.h"
+#include "base/section.h"
+#include "sched/runq.h"
+#include "peer.h"
+
+hidden void __green_fd_pair(int a, int b)
+{
+	struct green_fd *fa = green_fd(a), *fb = green_fd(b);
+
+	if (!fa || !fb) return;
+	fa->peer = (unsigned)b + 1;
+	fb->peer = (unsigned)a + 1;
+	green_fd_used(a);
+	green_fd_used(b);
+}
+
+hidden void __green_peer_wake(struct green_fd *p)
+{
+	if (p->lgen != __green_epoll_lists) return;   /* its list is from before a fork */
+	GREEN_ENTER();
+	for (struct green_io_node *n = p->head; n; n = n->next)
+		if (n->waiting && (n->events & EPOLLIN) && n->t->state == GS_BLOCKED)
+			green_wake_sleeper(n->t);   /* runq.h */
+	GREEN_LEAVE();
+}
