@@ -207,7 +207,8 @@ class Tables:
         self.trials = int(info.get("trials", "11"))
         self.copied = info.get("copied") == "yes"
         self.tick = info.get("tick") == "yes"
-        self.pth = raw.run("pth.micro").present
+        # Pth was built (the run names its version), whichever phases ran
+        self.pth = bool(info.get("pth")) or raw.run("pth.micro").present
         self.na = {
             "cop": "n/a (the probe found no copied stacks)",
             "pth": "n/a (libpth-dev not installed)",
