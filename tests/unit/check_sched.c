@@ -60,8 +60,11 @@ static void *joinee(void *arg)
 	return arg;
 }
 
+static int started;   /* the waiter is about to make its waiting call */
+
 static void *waiter(void *arg)
 {
+	__atomic_store_n(&started, 1, __ATOMIC_SEQ_CST);
 	switch ((enum kind)(intptr_t)arg) {
 	case BY_COND: case BY_COND_HELD:
 		pthread_mutex_lock(&m);
@@ -104,27 +107,24 @@ static const char *woken_beside_runnable(enum kind k, int policy)
 {
 	pthread_t w, r[2];
 
-	norder = go = 0;
+	norder = go = started = 0;
 	order[0] = 0;
 	sem_init(&s, 0, 0);
 	pthread_barrier_init(&bar, 0, 2);
 	if (k == BY_MUTEX) pthread_mutex_lock(&m);
 	if (k == BY_JOIN) joined = spawn_as(joinee, policy, 0);
 	w = spawn_as(waiter, policy, (void *)(intptr_t)k);
-	usleep(2000);   /* main blocks: the waiter runs and waits */
+	/* main blocks, so the waiter, the one thread runnable, runs from
+	 * its start to its wait with no switch (the flag says it started) */
+	while (!__atomic_load_n(&started, __ATOMIC_SEQ_CST)) usleep(1000);
 	for (int i = 0; i < 2; i++) r[i] = spawn_as(noter, policy, (void *)(intptr_t)('1' + i));
 	switch (k) {
-	case BY_COND:
+	case BY_COND: case BY_COND_HELD:   /* the signal after the unlock, or before */
 		pthread_mutex_lock(&m);
 		go = 1;
-		pthread_mutex_unlock(&m);
+		if (k == BY_COND) pthread_mutex_unlock(&m);
 		pthread_cond_signal(&c);
-		break;
-	case BY_COND_HELD:
-		pthread_mutex_lock(&m);
-		go = 1;
-		pthread_cond_signal(&c);
-		pthread_mutex_unlock(&m);
+		if (k == BY_COND_HELD) pthread_mutex_unlock(&m);
 		break;
 	case BY_MUTEX:
 		pthread_mutex_unlock(&m);
