@@ -80,8 +80,9 @@ static int woken_by_thread(const struct green_thread *t)
  * woken at its end would queue behind every thread woken at its start).
  * The first woken into an empty level took runq.h's plain push, which
  * records nothing (a ping-pong's every wake): the next ones queue ahead
- * of it, as of any thread runnable before.  The bound: the thread it passes, the first behind that batch, lets
- * RUNQ_PASSES threads ahead in its wait on the run queue; then
+ * of it, as of any thread runnable before.  The bound: the thread it
+ * passes, the first behind that batch, lets RUNQ_PASSES threads ahead
+ * in its wait on the run queue; then
  * woken threads queue where a thread that slept on a descriptor does
  * (runq_push_sleeper: behind it, ahead of the computing ones, which
  * have their own count).  So two threads that keep waking each other
@@ -99,13 +100,7 @@ static void push_woken(struct green_thread *t)
 	f = p ? p->q_next : q->head;
 	if (f && f->passes < RUNQ_PASSES) {
 		f->passes++;
-		t->q = q;
-		t->q_prev = p;
-		t->q_next = f;
-		f->q_prev = t;
-		if (p) p->q_next = t;
-		else q->head = t;
-		r->n++;
+		runq_insert_before(t, 0, q, p, f);
 	} else if (f) {
 		runq_push_sleeper(t);
 	} else {

@@ -144,6 +144,21 @@ static inline void runq_push_front(struct green_thread *t)
 	runq_note(t, l);
 }
 
+/* t joins level l's queue q ahead of f, a thread on it, behind p, f's
+ * predecessor (0: f is the head) */
+static inline void runq_insert_before(struct green_thread *t, unsigned l, struct gq *q,
+                                      struct green_thread *p, struct green_thread *f)
+{
+	t->q = q;
+	t->q_prev = p;
+	t->q_next = f;
+	f->q_prev = t;
+	if (p) p->q_next = t;
+	else q->head = t;
+	__green_runq.n++;
+	runq_note(t, l);
+}
+
 /* A thread that slept (its descriptor became ready, at a tick or in the
  * idle wait): ahead of the threads of its level that a tick preempted
  * (computing), behind every other; at the tail when none computes, the
@@ -174,17 +189,7 @@ static inline void runq_push_sleeper(struct green_thread *t)
 		return;
 	}
 	f->passes++;
-	if (!p) {
-		runq_push_front(t);
-		return;
-	}
-	t->q = q;
-	t->q_prev = p;
-	t->q_next = f;
-	f->q_prev = t;
-	p->q_next = t;
-	__green_runq.n++;
-	runq_note(t, l);
+	runq_insert_before(t, l, q, p, f);
 }
 
 hidden void __green_runq_wake_queued(struct green_thread *t);   /* runq.c */
