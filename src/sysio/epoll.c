@@ -14,10 +14,10 @@
  * Who waits where.  Every wait on the kernel (io.c) comes with nodes: a
  * single-descriptor wait uses the one in its thread (green_thread.io_node),
  * a poll()/select() set one per entry, in the set's heap copy; never on a
- * stack, which copied stacks move.  While the backend is on, a waiter
- * links its nodes onto the lists of their descriptors before it parks
- * and unlinks them when it runs again; a woken thread that has not run
- * yet is still linked, and its interest still counts.
+ * stack, which copied stacks move.  A waiter links its nodes onto the
+ * lists of their descriptors before it parks (with select and poll too,
+ * for peer.c) and unlinks them when it runs again; a woken thread that
+ * has not run yet is still linked, and its interest still counts.
  *
  * Level-triggered, lazily narrowed.  A registration asks for the union
  * of what the descriptor's waiters ever wanted since it was last

@@ -29,8 +29,10 @@
  * reports POLLNVAL, as poll() does.
  *
  * Every wait comes with nodes, one per descriptor (in the thread for a
- * single descriptor, in the heap copy of a set), which the epoll backend
- * links onto its per-descriptor lists while the thread waits (epoll.c).
+ * single descriptor, in the heap copy of a set), linked onto their
+ * descriptors' lists while the thread waits: the epoll backend finds
+ * its waiters there (epoll.c), and so does a write to a pipe's or
+ * socket pair's other end, whatever the backend (peer.c).
  *
  * A pending cancel is checked inside the no-preempt section, just before
  * parking, when the wait is a cancellation point: a cancel that arrived
