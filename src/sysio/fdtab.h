@@ -62,6 +62,16 @@ static inline void green_fd_missed(struct green_fd *f)
 }
 
 extern hidden struct green_fd __green_fds[GREEN_FDS_MAX];
+
+/* fd's entry again after a system call on fd (which has one): found
+ * from the number, which the call's register keeps, not from the
+ * address computed before it, which the compiler would keep across the
+ * call in a register the fast read and write would have to save */
+static inline struct green_fd *green_fd_after(long fd)
+{
+	__asm__("" : "+r"(fd));
+	return &__green_fds[fd];
+}
 extern hidden unsigned __green_fds_end;   /* above the highest number with an entry in use */
 
 extern hidden unsigned __green_fd_era;     /* of the O_NONBLOCK answers (fdkind.c) */

@@ -87,7 +87,8 @@ extern hidden size_t __green_io_room;
  * descriptor is registered for what the thread wants, and the thread
  * queues on nothing; with select or poll, the round's arrays have room
  * for one more descriptor without a change of backend, and the thread
- * joins the kernel-wait queue, where the round gathers it (poll.c).
+ * joins the kernel-wait queue at its tail (__green_park: the round
+ * gathers every waiter, whatever their order; poll.c).
  * Either way the thread's own node stays on the descriptor's list after
  * the wait (epoll.c finds waiters there, and so does a peer's write,
  * peer.c; a connection thread waits on the same socket again and
@@ -116,7 +117,7 @@ static inline int green_usual_wait(int fd, unsigned ev, struct green_fd *e, cons
 	n->events = ev;
 	n->waiting = 1;
 	__green_io_nfds++;
-	r = epoll ? __green_park(kind, key) : __green_wait(&__green_io_q, kind, key, GREEN_NO_DEADLINE);
+	r = __green_park(epoll ? 0 : &__green_io_q, kind, key);
 	__green_io_nfds--;
 	n->waiting = 0;
 	return r;

@@ -47,12 +47,15 @@ hidden void __green_fd_pair(int a, int b)
 	green_fd_used(b);
 }
 
-hidden void __green_peer_wake(struct green_fd *p)
+/* r passes through, so that a write's fast path ends with a jump here
+ * (write.c) */
+hidden long __green_peer_wake(struct green_fd *p, long r)
 {
-	if (p->lgen != __green_epoll_lists) return;   /* its list is from before a fork */
+	if (p->lgen != __green_epoll_lists) return r;   /* its list is from before a fork */
 	GREEN_ENTER();
 	for (struct green_io_node *n = p->head; n; n = n->next)
 		if (n->waiting && (n->events & EPOLLIN) && n->t->state == GS_BLOCKED)
 			green_wake_sleeper(n->t);   /* runq.h */
 	GREEN_LEAVE();
+	return r;
 }

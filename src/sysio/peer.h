@@ -15,13 +15,17 @@
 
 /* peer.c */
 hidden void __green_fd_pair(int a, int b);        /* a and b are the two ends of one pipe or socket pair */
-hidden void __green_peer_wake(struct green_fd *p);   /* p's readers */
+hidden long __green_peer_wake(struct green_fd *p, long r);   /* p's readers; returns r */
 
-/* f has a peer with a list of nodes, on which a reader may wait: the
- * first look, where a write's fast path keeps its registers */
-static inline int green_peer_listed(const struct green_fd *f)
+/* f's peer, when it has a list of nodes, on which a reader may wait;
+ * else 0: the first look, where a write's fast path keeps its registers */
+static inline struct green_fd *green_peer_listed(const struct green_fd *f)
 {
-	return f->peer && __green_fds[f->peer - 1].head;
+	struct green_fd *p;
+
+	if (!f->peer) return 0;
+	p = &__green_fds[f->peer - 1];
+	return p->head ? p : 0;
 }
 
 /*
@@ -39,7 +43,7 @@ static inline void green_peer_wrote(const struct green_fd *f)
 	p = &__green_fds[f->peer - 1];
 	h = p->head;
 	if (!h || p->lgen != __green_epoll_lists) return;
-	if (h->next || (h->waiting && (h->events & EPOLLIN))) __green_peer_wake(p);
+	if (h->next || (h->waiting && (h->events & EPOLLIN))) __green_peer_wake(p, 0);
 }
 
 #endif

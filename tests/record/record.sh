@@ -89,6 +89,7 @@ else fail "seeded run: recorded '$a', replayed '$b'"; fi
 if [ -n "${GDB:-}" ]; then
 	cat >moves.gdb <<'EOC'
 green-replay goto 100
+bt
 green-replay when
 green-replay checkpoint
 green-replay goto 300
@@ -103,6 +104,15 @@ EOC
 		pass "gdb: green-replay when, goto N, checkpoint, and back to an earlier event"
 	else
 		fail "gdb: the replay's moves"; grep -i 'event\|checkpoint\|error' moves.out | head -8
+	fi
+	# stopped in the recorder, gdb unwinds from it through the way in
+	# from an inline system call (src/arch/x86_64/reccall.S) to the
+	# thread's first frame: main, or a green thread's start
+	if grep -q '^#[0-9]* .* in __green_rec_trampoline ' moves.out &&
+	   grep -A30 '__green_rec_trampoline' moves.out | grep -q '^#[0-9]* .* in \(main\|run\) ('; then
+		pass "gdb: a stop in the recorder unwinds to the thread's first frame"
+	else
+		fail "gdb: the backtrace from the recorder"; grep '^#' moves.out | head -12
 	fi
 fi
 

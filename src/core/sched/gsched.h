@@ -22,7 +22,7 @@ hidden void __green_wake_sleeper(struct green_thread *);   /* with 0, where thre
 hidden _Noreturn void __green_exit_switch(void);
 hidden int __green_wait(struct gq *, enum gwait, const void *obj, uint64_t deadline);
 hidden int __green_wait_first(struct gq *, enum gwait, const void *obj, uint64_t deadline);
-hidden int __green_park(enum gwait, const void *obj);   /* on no queue, no deadline, the cancel looked at */
+hidden int __green_park(struct gq *, enum gwait, const void *obj);   /* no deadline, the cancel looked at */
 hidden void __green_unpreempted(void (*func)(void *), void *ctx);
 /* 1 while the scheduler waits in the kernel for want of a runnable
  * thread.  One owner and one writer: sched.c's idle(), around its call
@@ -51,22 +51,41 @@ hidden struct green_thread *__gq_pop_any(struct gq *);
 hidden void __gq_remove(struct green_thread *);
 static inline int gq_empty(const struct gq *q) { return !q->head; }
 
-/* t joins q behind the waiters of its level and above: at the tail
- * unless the tail is below t's level (queue.c walks back then) */
-static inline void __gq_push(struct gq *q, struct green_thread *t)
+/* t, on a queue, off it (__gq_remove is the out-of-line copy, which
+ * also takes a thread on none) */
+static inline void gq_unlink(struct green_thread *t)
+{
+	struct gq *q = t->q;
+	if (t->q_prev) t->q_prev->q_next = t->q_next;
+	else q->head = t->q_next;
+	if (t->q_next) t->q_next->q_prev = t->q_prev;
+	else q->tail = t->q_prev;
+	t->q = 0;
+	t->q_next = t->q_prev = 0;
+}
+
+/* t at q's tail, whatever its level (a queue whose order is no one's
+ * business: the kernel-wait queue, sched.c's __green_park) */
+static inline void gq_append(struct gq *q, struct green_thread *t)
 {
 	struct green_thread *p = q->tail;
 
-	if (p && p->level < t->level) {
-		__gq_insert(q, t);
-		return;
-	}
 	t->q = q;
 	t->q_prev = p;
 	t->q_next = 0;
 	if (p) p->q_next = t;
 	else q->head = t;
 	q->tail = t;
+}
+
+/* t joins q behind the waiters of its level and above: at the tail
+ * unless the tail is below t's level (queue.c walks back then) */
+static inline void __gq_push(struct gq *q, struct green_thread *t)
+{
+	struct green_thread *p = q->tail;
+
+	if (p && p->level < t->level) __gq_insert(q, t);
+	else gq_append(q, t);
 }
 
 /* q's head, which is there, out of q, its own links left as they were:

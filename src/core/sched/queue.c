@@ -67,12 +67,5 @@ hidden struct green_thread *__gq_pop_any(struct gq *q)
 
 hidden void __gq_remove(struct green_thread *t)
 {
-	struct gq *q = t->q;
-	if (!q) return;
-	if (t->q_prev) t->q_prev->q_next = t->q_next;
-	else q->head = t->q_next;
-	if (t->q_next) t->q_next->q_prev = t->q_prev;
-	else q->tail = t->q_prev;
-	t->q = 0;
-	t->q_next = t->q_prev = 0;
+	if (t->q) gq_unlink(t);
 }

@@ -257,7 +257,7 @@ static inline void green_wake(struct green_thread *t, int why, int front)
 static inline void green_wake_sleeper(struct green_thread *t)
 {
 	if (t->state != GS_BLOCKED) return;
-	if (t->q) __gq_remove(t);
+	if (t->q) gq_unlink(t);   /* the kernel-wait queue, in line: every wake-up by I/O */
 	if (t->heap_idx) __green_timer_del(t);
 	t->wake = 0;
 	t->wait = GW_NONE;

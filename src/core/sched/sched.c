@@ -249,16 +249,19 @@ hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t
 	return wait_on(q, 0, kind, obj, deadline);
 }
 
-/* The I/O layer's usual wait (src/sysio/io.h): on no queue (the
- * descriptor's list of waiters is its own), no deadline, a pending
- * cancel already looked at.  Inside GREEN_ENTER. */
-hidden int __green_park(enum gwait kind, const void *obj)
+/* The I/O layer's usual wait (src/sysio/io.h): on q (the kernel-wait
+ * queue, for select and poll) or on none (epoll: the descriptor's list
+ * of waiters is its own), at q's tail (the multiplexer's round wakes
+ * them all, whatever their order), no deadline, a pending cancel
+ * already looked at.  Inside GREEN_ENTER. */
+hidden int __green_park(struct gq *q, enum gwait kind, const void *obj)
 {
 	struct green_thread *self = __green_cur;
 
 	self->wake = 0;
 	self->wait = kind;
 	self->wait_obj = obj;
+	if (q) gq_append(q, self);
 	return block();
 }
 

@@ -11,15 +11,37 @@
  * outside the libc (the program's own `syscall` instructions) and for
  * those the recorder must see from a signal frame (clone, execve, exit).
  * Off, the test is a load and a branch not taken.
+ *
+ * The call is made in assembly (src/arch/x86_64/reccall.S), with the
+ * system call's registers and what it loses declared as the asm's: a
+ * call from C would make the compiler save the callee-saved registers
+ * in the prologue of every function with a system call in line, the
+ * fast read and write among them, recording or not.
  */
 #define __SYSCALL_LL_E(x) (x)
 #define __SYSCALL_LL_O(x) (x)
 
 extern int __green_rmode __attribute__((__visibility__("hidden")));
-long __green_rec_syscall(long, long, long, long, long, long, long)
-	__attribute__((__visibility__("hidden")));
+
+/* the recorder's answer to system call n (reccall.S: rax the number,
+ * the arguments where the instruction takes them and kept, as the
+ * instruction keeps them) */
+static __inline long __green_rec_call(long n, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+	register long r10 __asm__("r10") = a4;
+	register long r8 __asm__("r8") = a5;
+	register long r9 __asm__("r9") = a6;
+	__asm__ __volatile__ ("lea -128(%%rsp), %%rsp\n\tcall __green_rec_trampoline\n\tlea 128(%%rsp), %%rsp"
+	                      : "+a"(n)
+	                      : "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8), "r"(r9)
+	                      : "rcx", "r11", "memory", "cc",
+	                        "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+	                        "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
+	                        "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)");
+	return n;
+}
 #define GREEN_RECORDED(n, a, b, c, d, e, f) \
-	if (__builtin_expect(__green_rmode, 0)) return __green_rec_syscall(n, a, b, c, d, e, f)
+	if (__builtin_expect(__green_rmode, 0)) return __green_rec_call(n, a, b, c, d, e, f)
 
 static __inline long __syscall0(long n)
 {
