@@ -71,9 +71,12 @@ static inline long green_recv_nowait(int fd, void *buf, size_t len)
  * is the usual one in line (io.h), io.c's otherwise.  A read that
  * waited first and was woken by the first look at the kernel after it
  * parked, no other thread run in between, would have found its data by
- * trying: its descriptor's reads try first again (fdkind.c).
+ * trying: its descriptor's reads try first again (fdkind.c).  In line
+ * in each caller (read.c has two): a call here would be a frame more on
+ * every wait.
  */
-static inline long green_sock_read(int fd, void *buf, size_t len, int cp, long r)
+static inline __attribute__((always_inline)) long green_sock_read(int fd, void *buf, size_t len, int cp,
+                                                               long r)
 {
 	struct green_fd *f = &__green_fds[fd];
 	unsigned long sw = __green_nswitch;

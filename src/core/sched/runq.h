@@ -253,8 +253,10 @@ static inline void green_wake(struct green_thread *t, int why, int front)
 }
 
 /* The same for a thread whose descriptor became ready (the multiplexer,
- * src/sysio/): a sleeper's place (runq_push_sleeper), woken with 0. */
-static inline void green_wake_sleeper(struct green_thread *t)
+ * src/sysio/): a sleeper's place (runq_push_sleeper), woken with 0.
+ * Always in line: each wake-up by I/O is one (GCC would otherwise call
+ * a part of it out of line from the multiplexer's round). */
+static inline __attribute__((always_inline)) void green_wake_sleeper(struct green_thread *t)
 {
 	if (t->state != GS_BLOCKED) return;
 	if (t->q) gq_unlink(t);   /* the kernel-wait queue, in line: every wake-up by I/O */
