@@ -24,7 +24,10 @@
 # pool; glibc2 is the glibc server, one process, free to use both CPUs.
 #
 # One trial: a fresh server, a warm-up wrk run, the measured wrk run,
-# the server's VmHWM; the table gives the median of the trials.  Raw
+# the server's VmHWM; the table gives the median of the trials.  For
+# each connection count the trials go in rounds, each round running
+# every column once, one after the other (as bench/echo.sh's do), so
+# that the machine's load weighs on every column alike.  Raw
 # output: RAWDIR/http.COL.cCONNS.TRIAL (default RAWDIR: BUILDDIR/bench/http/raw)
 # and RAWDIR/http.info; without RAWDIR the HTTP table alone is printed
 # (bench/tables.py --http).
@@ -246,11 +249,14 @@ for n in $conns_list; do
 		ntrials=$((ntrials + trials)) left_s=$((left_s + trials * (w + 3)))
 	done
 done
+# round by round: each round runs every column once, so that a change of
+# the machine's load during a connection count falls on every column
+# alike, not on one column's trials
 k=0
 for n in $conns_list; do
 	w=$((warm + secs)); [ "$n" -ge 5000 ] && w=$((2 * w))
-	for col in $cols; do
-		for i in $(seq "$trials"); do
+	for i in $(seq "$trials"); do
+		for col in $cols; do
 			k=$((k + 1))
 			echo "==> [$(($(date +%s) - clock0))s] http: $col, $n connections, trial $i/$trials" \
 			     "(trial $k of $ntrials, about $((left_s / 60)) min $((left_s % 60)) s left;" \
@@ -267,6 +273,7 @@ done
 	echo "conns $conns_list"
 	echo "cols $cols"
 	echo "trials $trials"
+	echo "order rounds"
 	echo "secs $secs"
 	echo "warm $warm"
 	echo "server_cpu $scpu"

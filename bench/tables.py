@@ -993,11 +993,13 @@ def http_table(d):
       "connection, at least 256 workers), serving one 1 KiB file with keep-alive "
       "and TCP_NODELAY; load from %s (one thread, `--timeout 10s`). The server is "
       "pinned to CPU %s and the client to CPU %s; each trial is a fresh server, a "
-      "%s s warm-up and a %s s measured run; median of %d trial%s (requests/s: "
+      "%s s warm-up and a %s s measured run; median of %d trial%s%s (requests/s: "
       "min–max beside it). GREEN_IO: %s. Load average %s at the start, %s at the end." % (
           info.get("server", "?"), info.get("client", "wrk"), info.get("server_cpu", "?"),
           info.get("client_cpu", "?"), info.get("warm", "?"), info.get("secs", "?"),
-          trials, "" if trials == 1 else "s", info.get("green_io", "default"),
+          trials, "" if trials == 1 else "s",
+          ", in rounds that run every column once" if info.get("order") == "rounds" and trials > 1 else "",
+          info.get("green_io", "default"),
           info.get("load_start", "?"), info.get("load_end", "?")))
     if cols:
         w("")
