@@ -24,9 +24,9 @@
  * close_range, dup2 and dup3 made with syscall() (src/members/syscall.c).
  * Every other way to a descriptor (open, socket, pipe, accept, dup,
  * F_DUPFD, a received SCM_RIGHTS) hands out a number that was free, so
- * forgotten at its last close.  So is the number's peer, the other end of
- * a pipe or socket pair made here (peer.c), on both ends.  A fork child inherits the table with the
- * descriptors; exec starts afresh.
+ * forgotten at its last close.  So is the number's peer, the other end
+ * of a pipe or socket pair made here (peer.c), on both ends.  A fork
+ * child inherits the table with the descriptors; exec starts afresh.
  *
  * Whether the program made the descriptor non-blocking (O_NONBLOCK) is
  * known the same way: a call that would block asks F_GETFL once, and the
