@@ -43,5 +43,6 @@ ssize_t read(int ifd, void *buf, size_t count)
 		return r;
 	}
 	if (r == -EAGAIN) return wait(fd, buf, count, r);
-	return general(fd, buf, count);   /* the kernel's error, EFAULT's retry */
+	if (green_io_again(r)) return general(fd, buf, count);
+	return __syscall_ret(r);   /* the kernel's error (fastio.h) */
 }

@@ -18,7 +18,7 @@ static __attribute__((noinline)) ssize_t general(long fd, const void *buf, size_
 
 static __attribute__((noinline)) ssize_t rest(long fd, const void *buf, size_t count, long r)
 {
-	return __syscall_ret(__sysio_sock_write(fd, buf, count, 1, r));
+	return __syscall_ret(__sysio_sock_write(fd, buf, count, 0, 1, r));
 }
 
 /* One jump to general (not shrink-wrapped, which would make two): gdb
@@ -40,5 +40,6 @@ ssize_t write(int ifd, const void *buf, size_t count)
 		return r;
 	}
 	if (r >= 0 || r == -EAGAIN) return rest(fd, buf, count, r);
-	return general(fd, buf, count);   /* the kernel's error, EFAULT's retry */
+	if (green_io_again(r)) return general(fd, buf, count);
+	return __syscall_ret(r);   /* the kernel's error (fastio.h) */
 }

@@ -94,10 +94,14 @@ hidden long __green_sys(long nr, long u, long v, long w, long x, long y, long z,
 #endif
 	case SYS_writev: return __sysio_io_iov(u, GREEN_OUT, (void *)v, w, -1, cp);
 	case SYS_pwritev: return __sysio_io_iov(u, GREEN_OUT, (void *)v, w, x, cp);
-	case SYS_recvfrom: return __sysio_io_call(nr, a, GREEN_IN, BY_FLAGS, 3, cp);
+	case SYS_recvfrom:
+	case SYS_sendto:
+		/* learn the kind, so that the next call on a socket takes the
+		 * fast path of recvfrom.c and sendto.c */
+		__green_fd_never_waits(u);
+		return __sysio_io_call(nr, a, nr == SYS_recvfrom ? GREEN_IN : GREEN_OUT, BY_FLAGS, 3, cp);
 	case SYS_recvmsg: return __sysio_io_call(nr, a, GREEN_IN, BY_FLAGS, 2, cp);
 	case SYS_recvmmsg: return __sysio_io_call(nr, a, GREEN_IN, BY_FLAGS, 3, cp);
-	case SYS_sendto: return __sysio_io_call(nr, a, GREEN_OUT, BY_FLAGS, 3, cp);
 	case SYS_sendmsg: return __sysio_io_call(nr, a, GREEN_OUT, BY_FLAGS, 2, cp);
 	case SYS_sendmmsg: return __sysio_io_call(nr, a, GREEN_OUT, BY_FLAGS, 3, cp);
 #if !defined(SYS_accept) || SYS_accept != SYS_accept4

@@ -14,6 +14,11 @@
  *   write  sendto; all of it taken: done; a part, or EAGAIN, goes on to
  *          wait and finish (__sysio_sock_write).
  *
+ * recvfrom and sendto themselves (src/members/; recv and send call
+ * them) take the same paths with the program's flags, when these change
+ * neither whether the call blocks nor how much it waits for
+ * (GREEN_RECV_FLAGS, GREEN_SEND_FLAGS), and a send with no address.
+ *
  * A write to one end of a socket pair made in this process wakes the
  * threads waiting to read the other end (peer.h).
  *
@@ -50,24 +55,45 @@
 
 #define GREEN_IO_GENERAL (-EFAULT)
 
+/* The program's flags a fast receive or send passes on: none makes it
+ * wait for more than some data or some room (MSG_WAITALL does), and
+ * none asks for what never waits (MSG_ERRQUEUE, MSG_OOB). */
+#define GREEN_RECV_FLAGS (MSG_PEEK | MSG_TRUNC | MSG_CMSG_CLOEXEC | MSG_NOSIGNAL | MSG_DONTWAIT)
+#define GREEN_SEND_FLAGS (MSG_NOSIGNAL | MSG_MORE | MSG_DONTWAIT)
+
+/* A fast call's error that the general path must meet by making the
+ * call again: EFAULT (a buffer in a parked copied thread's stack, which
+ * the general path loads), ENOTSOCK (the number reused for another kind
+ * of file by a way green did not see).  Any other is the kernel's
+ * answer, and is returned: a second call would not see it again (a
+ * connection's reset is reported once) or would do twice what the first
+ * did (a write to a closed pipe raises SIGPIPE). */
+static inline int green_io_again(long r)
+{
+	return r == -EFAULT || r == -ENOTSOCK;
+}
+
 /* fdio.c: the rest of a socket read that must wait (r: -EAGAIN from a
  * first attempt, 0 when it waits first: green_sock_read, below, out of
  * line), of a write that the socket did not take whole (r: the first
- * attempt's result) */
+ * attempt's result; flags: the program's, GREEN_SEND_FLAGS but
+ * MSG_DONTWAIT) */
 hidden long __sysio_sock_read(int fd, void *buf, size_t len, int cp, long r);
-hidden long __sysio_sock_write(int fd, const void *buf, size_t len, int cp, long r);
+hidden long __sysio_sock_write(int fd, const void *buf, size_t len, int flags, int cp, long r);
 hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind, int cp);
 hidden long __sysio_waited(int r, int cp);
 
-static inline long green_recv_nowait(int fd, void *buf, size_t len)
+static inline long green_recv_nowait(int fd, void *buf, size_t len, int flags, void *addr, void *alen)
 {
-	return __syscall(SYS_recvfrom, fd, buf, len, MSG_DONTWAIT, 0, 0);
+	return __syscall(SYS_recvfrom, fd, buf, len, flags | MSG_DONTWAIT, addr, alen);
 }
 
 /*
  * A read of a socket (fd in the table) that found nothing (r -EAGAIN)
  * or waits first (r 0): wait for readiness, then try; a descriptor the
- * program made non-blocking gets the kernel's answer instead.  The wait
+ * program made non-blocking gets the kernel's answer instead.  flags,
+ * addr and alen are recvfrom's (GREEN_RECV_FLAGS but MSG_DONTWAIT), 0
+ * for a read.  The wait
  * is the usual one in line (io.h), io.c's otherwise.  A read that
  * waited first and was woken by the first look at the kernel after it
  * parked, no other thread run in between, would have found its data by
@@ -75,14 +101,14 @@ static inline long green_recv_nowait(int fd, void *buf, size_t len)
  * in each caller (read.c has two): a call here would be a frame more on
  * every wait.
  */
-static inline __attribute__((always_inline)) long green_sock_read(int fd, void *buf, size_t len, int cp,
-                                                               long r)
+static inline __attribute__((always_inline)) long green_sock_recv(int fd, void *buf, size_t len, int flags,
+                                                               void *addr, void *alen, int cp, long r)
 {
 	struct green_fd *f = &__green_fds[fd];
 	unsigned long sw = __green_nswitch;
 	int first = !r, w;
 
-	if (green_fd_nonblocking(f, fd)) return first ? green_recv_nowait(fd, buf, len) : r;
+	if (green_fd_nonblocking(f, fd)) return first ? green_recv_nowait(fd, buf, len, flags, addr, alen) : r;
 	if (!first) green_fd_missed(f);
 	for (;;) {
 		struct green_thread *self = __green_cur;
@@ -93,12 +119,18 @@ static inline __attribute__((always_inline)) long green_sock_read(int fd, void *
 		if (cp) self->canceling = 0;
 		if (__builtin_expect(w < 0, 0)) w = __green_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_FD, cp);
 		if (w && (r = __sysio_waited(w, cp))) return r;
-		r = green_recv_nowait(fd, buf, len);
+		r = green_recv_nowait(fd, buf, len, flags, addr, alen);
 		if (r != -EAGAIN) break;
 		first = 0;
 	}
 	if (first && sw == __green_nswitch) f->miss = 0;   /* trying would have found it */
 	return r;
+}
+
+/* read's: no flags, no address */
+static inline __attribute__((always_inline)) long green_sock_read(int fd, void *buf, size_t len, int cp, long r)
+{
+	return green_sock_recv(fd, buf, len, 0, 0, 0, cp, r);
 }
 
 static inline long green_fast_io(long nr, long fd, long buf, long len, int cp)
@@ -113,6 +145,7 @@ static inline long green_fast_io(long nr, long fd, long buf, long len, int cp)
 		if (f->miss >= FD_MISS_TRUST) return __sysio_sock_read(fd, (void *)buf, len, cp, 0);
 		r = __syscall(SYS_recvfrom, fd, buf, len, MSG_DONTWAIT, 0, 0);
 		if (r == -EAGAIN) return __sysio_sock_read(fd, (void *)buf, len, cp, r);
+		if (green_io_again(r)) return GREEN_IO_GENERAL;
 		f->miss = 0;
 		return r;
 	}
@@ -121,7 +154,8 @@ static inline long green_fast_io(long nr, long fd, long buf, long len, int cp)
 		green_peer_wrote(f);
 		return r;
 	}
-	return __sysio_sock_write(fd, (const void *)buf, len, cp, r);
+	if (green_io_again(r)) return GREEN_IO_GENERAL;
+	return __sysio_sock_write(fd, (const void *)buf, len, 0, cp, r);
 }
 
 /* fd's entry when the fast path takes a read or write of len bytes on

@@ -29,6 +29,13 @@ struct io {
 	struct iovec *iov;     /* BY_IOV: the buffers (a private copy for writes) */
 	int cnt;
 	off_t off;             /* BY_IOV: -1 for the file position */
+	/* sendmsg, and recvmsg with MSG_WAITALL, that went part of the way:
+	 * the program's message (user), and a private copy of it (m) and of
+	 * its buffers (mv, malloc'd unless mv_local), which the rest of the
+	 * call advances (msg_advance) */
+	struct msghdr *user, m;
+	struct iovec *mv, mv_local[LOCAL_IOV];
+	int wait_all;          /* a receive that waits for all: wait_all() */
 };
 
 static long try_plain(struct io *c)
@@ -106,27 +113,88 @@ static long attempt(struct io *c, int *park)
 	return r;
 }
 
-/* A write went part of the way: move on; 0 when nothing is left. */
+/* n bytes of the cnt buffers at *iov went: the rest of them (*iov and
+ * *cnt moved past those done and any empty); 0 when none is left */
+static int iov_advance(struct iovec **iov, int *cnt, size_t n)
+{
+	struct iovec *v = *iov;
+	int k = *cnt;
+
+	while (k && n >= v->iov_len) {
+		n -= v->iov_len;
+		v++;
+		k--;
+	}
+	if (k) {
+		v->iov_base = (char *)v->iov_base + n;
+		v->iov_len -= n;
+	}
+	while (k && !v->iov_len) v++, k--;
+	*iov = v;
+	*cnt = k;
+	return k != 0;
+}
+
+/* n bytes of a sendmsg or recvmsg went: the rest of its buffers, in
+ * the private copy of its message made at the first part (the kernel
+ * had read the program's then, so the copy cannot fault); 0 when
+ * nothing is left, or no copy could be made (the call ends with what
+ * it did, as a signal would end it).  What the first part received
+ * beside the data (the sender's address, control messages) is the
+ * program's, and the later parts ask for none. */
+static int msg_advance(struct io *c, long n)
+{
+	struct msghdr *m = &c->m;
+	size_t cnt;
+
+	if (!c->user) {
+		c->user = (struct msghdr *)c->a[1];
+		*m = *c->user;
+		cnt = m->msg_iovlen;
+		c->mv = cnt <= LOCAL_IOV ? c->mv_local : malloc(cnt * sizeof *c->mv);
+		if (!c->mv) return 0;
+		memcpy(c->mv, m->msg_iov, cnt * sizeof *c->mv);
+		m->msg_iov = c->mv;
+		m->msg_name = 0;
+		m->msg_namelen = 0;
+		m->msg_control = 0;
+		m->msg_controllen = 0;
+		c->a[1] = (long)m;
+	}
+	return iov_advance(&m->msg_iov, &m->msg_iovlen, n);
+}
+
+/* A receive with MSG_WAITALL (and not MSG_PEEK, whose parts would each
+ * see the same data) on a stream socket, which the kernel would end
+ * only with all it asked for, an end of stream or an error: each part
+ * is taken without waiting (MSG_DONTWAIT cuts the kernel's wait short),
+ * and the rest waited for here.  A datagram's receive is one part
+ * whatever its flags. */
+static int wait_all(const struct io *c)
+{
+	int type = 0;
+	socklen_t len = sizeof type;
+	long fl;
+
+	if (c->how != BY_FLAGS || (c->nr != SYS_recvfrom && c->nr != SYS_recvmsg)) return 0;
+	fl = c->a[c->flag_arg];
+	if ((fl & (MSG_WAITALL | MSG_PEEK | MSG_DONTWAIT)) != MSG_WAITALL) return 0;
+	return !__socketcall(getsockopt, c->fd, SOL_SOCKET, SO_TYPE, &type, &len, 0) && type == SOCK_STREAM;
+}
+
+/* A call went part of the way (n bytes): move on; 0 when nothing is
+ * left, or when a part is the whole call (a read, but for wait_all's). */
 static int advance(struct io *c, long n)
 {
 	if (c->how == BY_FLAGS) {
-		if (c->nr != SYS_sendto) return 0;
+		if (c->nr == SYS_sendmsg || c->nr == SYS_recvmsg) return msg_advance(c, n);
+		if (c->nr != SYS_sendto && c->nr != SYS_recvfrom) return 0;
 		c->a[1] += n;
 		c->a[2] -= n;
 		return c->a[2] > 0;
 	}
 	if (c->off >= 0) c->off += n;
-	while (c->cnt && (size_t)n >= c->iov->iov_len) {
-		n -= c->iov->iov_len;
-		c->iov++;
-		c->cnt--;
-	}
-	if (c->cnt) {
-		c->iov->iov_base = (char *)c->iov->iov_base + n;
-		c->iov->iov_len -= n;
-	}
-	while (c->cnt && !c->iov->iov_len) c->iov++, c->cnt--;
-	return c->cnt != 0;
+	return iov_advance(&c->iov, &c->cnt, n);
 }
 
 /* A read whose first attempt may be guessed (fdkind.c), unless the
@@ -159,7 +227,11 @@ static long do_io(struct io *c, int cp)
 		if (r <= 0) return done ? done : r;
 		if (c->ev == GREEN_OUT && (f = green_fd(c->fd))) green_peer_wrote(f);
 		done += r;
-		if (c->ev == GREEN_IN || !advance(c, r)) return done;
+		/* a read is one part, but a receive that waits for all (known
+		 * at its first part, unless that was all) */
+		if (c->ev == GREEN_IN && done == r)
+			c->wait_all = !(c->nr == SYS_recvfrom && r == c->a[2]) && wait_all(c);
+		if ((c->ev == GREEN_IN && !c->wait_all) || !advance(c, r)) return done;
 	}
 }
 
@@ -190,8 +262,14 @@ hidden long __sysio_io_buf(int fd, int ev, void *buf, size_t len, off_t off, int
 hidden long __sysio_io_call(long nr, const long *a, int ev, int how, int flag_arg, int cp)
 {
 	struct io c = { .nr = nr, .fd = a[0], .ev = ev, .how = how, .flag_arg = flag_arg };
+	long r;
+
 	memcpy(c.a, a, sizeof c.a);
-	return do_io(&c, cp);
+	r = do_io(&c, cp);
+	if (c.user && c.nr == SYS_recvmsg)   /* the last part's flags (MSG_TRUNC, ...) */
+		c.user->msg_flags = c.m.msg_flags;
+	if (c.mv != c.mv_local) free(c.mv);
+	return r;
 }
 
 /* ---- a socket's read and write past the fast path (fastio.h) */
@@ -203,8 +281,8 @@ hidden long __sysio_sock_read(int fd, void *buf, size_t len, int cp, long r)
 
 /* A write the socket did not take whole (r: the first attempt's
  * result): the rest in pieces, as a blocking write would, unless the
- * program made the descriptor non-blocking. */
-hidden long __sysio_sock_write(int fd, const void *buf, size_t len, int cp, long r)
+ * program made the descriptor non-blocking.  flags: send's (fastio.h). */
+hidden long __sysio_sock_write(int fd, const void *buf, size_t len, int flags, int cp, long r)
 {
 	size_t done = 0;
 
@@ -219,7 +297,7 @@ hidden long __sysio_sock_write(int fd, const void *buf, size_t len, int cp, long
 		if (__green_fd_nonblocking(fd)) return done ? (long)done : r;
 		if ((r = __sysio_waited(__green_fd_wait(fd, GREEN_OUT, GREEN_NO_DEADLINE, GW_FD, cp), cp)))
 			return done ? (long)done : r;
-		r = __syscall(SYS_sendto, fd, (const char *)buf + done, len - done, MSG_DONTWAIT, 0, 0);
+		r = __syscall(SYS_sendto, fd, (const char *)buf + done, len - done, flags | MSG_DONTWAIT, 0, 0);
 	}
 }
 

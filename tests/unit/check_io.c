@@ -694,6 +694,183 @@ START_TEST(socket_read_write)
 }
 END_TEST
 
+/* ---- send and recv: the program's flags on the fast path
+ * (src/members/recvfrom.c, sendto.c) and past it */
+
+static void *receiver(void *arg)
+{
+	struct waiter *w = arg;
+	ENTER(w);
+	return DONE(w, recv(w->fd, w->buf, sizeof w->buf, 0));
+}
+
+static void *big_receiver(void *arg)
+{
+	struct waiter *w = arg;
+	long got = 0, n;
+	char b[4096];
+	ENTER(w);
+	while ((n = recv(w->fd, b, sizeof b, MSG_NOSIGNAL)) > 0) got += n;
+	return DONE(w, got);
+}
+
+/* result 0: recv, 1: recvmsg into two buffers, 3 and 7 bytes */
+static void *all_receiver(void *arg)
+{
+	struct waiter *w = arg;
+	struct iovec v[2] = { { w->buf, 3 }, { w->buf + 3, 7 } };
+	struct msghdr m = { .msg_iov = v, .msg_iovlen = 2 };
+	int msg = w->result;
+	ENTER(w);
+	return DONE(w, msg ? recvmsg(w->fd, &m, MSG_WAITALL) : recv(w->fd, w->buf, 10, MSG_WAITALL));
+}
+
+START_TEST(send_recv_flags)
+{
+	struct waiter w = { .fn = receiver };
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) }, from;
+	socklen_t al = sizeof a, fl = sizeof from;
+	static char big[1 << 20];
+	int s[2], u[2];
+	char b[16];
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, s), 0);
+	/* a recv parks only its caller, until main sends */
+	w.fd = s[0];
+	start(&w);
+	compute_while(&w);
+	ck_assert_int_eq(send(s[1], "hello", 5, MSG_NOSIGNAL), 5);
+	finish(&w);
+	ck_assert_int_eq(w.result, 5);
+	ck_assert_int_eq(memcmp(w.buf, "hello", 5), 0);
+	/* MSG_DONTWAIT on nothing: EAGAIN at once; MSG_PEEK leaves the data */
+	errno = 0;
+	ck_assert_int_eq(recv(s[0], b, sizeof b, MSG_DONTWAIT), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_int_eq(send(s[1], "xy", 2, 0), 2);
+	ck_assert_int_eq(recv(s[0], b, sizeof b, MSG_PEEK), 2);
+	ck_assert_int_eq(recv(s[0], b, 1, 0), 1);
+	ck_assert_int_eq(b[0], 'x');
+	ck_assert_int_eq(recv(s[0], b, sizeof b, MSG_DONTWAIT), 1);
+	ck_assert_int_eq(b[0], 'y');
+	/* MSG_WAITALL waits for the whole: 10 bytes sent in two parts */
+	for (int m = 0; m < 2; m++) {   /* recv, recvmsg into two buffers */
+		w = (struct waiter){ .fn = all_receiver, .fd = s[0], .result = m };
+		start(&w);
+		ck_assert_int_eq(send(s[1], "01234", 5, 0), 5);
+		for (int i = 0; i < 3; i++) sched_yield();   /* it takes the part */
+		compute_while(&w);
+		ck_assert_int_eq(send(s[1], "56789", 5, 0), 5);
+		finish(&w);
+		ck_assert_int_eq(w.result, 10);
+		ck_assert_int_eq(memcmp(w.buf, "0123456789", 10), 0);
+	}
+	/* a sendmsg of two buffers larger than the socket's is whole */
+	w = (struct waiter){ .fn = big_receiver, .fd = s[0] };
+	SPAWN(&w.t, w.fn, &w);
+	{
+		struct iovec v[2] = { { big, sizeof big / 4 }, { big, sizeof big } };
+		struct msghdr mh = { .msg_iov = v, .msg_iovlen = 2 };
+		ck_assert_int_eq(sendmsg(s[1], &mh, MSG_NOSIGNAL), (long)(sizeof big / 4 + sizeof big));
+		ck_assert_ptr_eq(mh.msg_iov, v);   /* the program's message as it was */
+		ck_assert_int_eq(v[1].iov_len, sizeof big);
+	}
+	ck_assert_int_eq(shutdown(s[1], SHUT_WR), 0);
+	finish(&w);
+	ck_assert_int_eq(w.result, (long)(sizeof big / 4 + sizeof big));
+	close(s[0]);
+	close(s[1]);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, s), 0);
+	/* a send larger than the socket's buffer is whole when it returns */
+	w = (struct waiter){ .fn = big_receiver, .fd = s[0] };
+	SPAWN(&w.t, w.fn, &w);
+	ck_assert_int_eq(send(s[1], big, sizeof big, MSG_NOSIGNAL), (long)sizeof big);
+	close(s[1]);
+	finish(&w);
+	ck_assert_int_eq(w.result, (long)sizeof big);
+	close(s[0]);
+
+	/* datagrams with addresses: recvfrom names the sender */
+	u[0] = socket(AF_INET, SOCK_DGRAM, 0);
+	u[1] = socket(AF_INET, SOCK_DGRAM, 0);
+	ck_assert_int_ge(u[0], 0);
+	ck_assert_int_ge(u[1], 0);
+	ck_assert_int_eq(bind(u[0], (struct sockaddr *)&a, sizeof a), 0);
+	ck_assert_int_eq(getsockname(u[0], (struct sockaddr *)&a, &al), 0);
+	for (int i = 0; i < 3; i++) {   /* the first learns the kind; then the fast path */
+		ck_assert_int_eq(sendto(u[1], "dg", 2, 0, (struct sockaddr *)&a, sizeof a), 2);
+		memset(&from, 0, sizeof from);
+		fl = sizeof from;
+		ck_assert_int_eq(recvfrom(u[0], b, sizeof b, 0, (struct sockaddr *)&from, &fl), 2);
+		ck_assert_int_eq(fl, sizeof from);
+		ck_assert_int_eq(from.sin_addr.s_addr, htonl(INADDR_LOOPBACK));
+		ck_assert_int_ne(from.sin_port, 0);
+	}
+	close(u[0]);
+	close(u[1]);
+}
+END_TEST
+
+/* ---- an error the kernel reports once is reported once: the fast
+ * paths return it, where making the call again would see another
+ * answer (a connection's reset is read as an end of file the second
+ * time) or do its work twice (a second SIGPIPE) */
+
+static volatile sig_atomic_t sigpipes;
+static void on_sigpipe(int sig) { (void)sig; sigpipes++; }
+
+START_TEST(socket_errors_once)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t al = sizeof a;
+	struct linger lg = { 1, 0 };
+	struct sigaction sa = { .sa_handler = on_sigpipe }, old;
+	int s[2], l, c, v;
+	char b[4];
+
+	ck_assert_int_eq(sigaction(SIGPIPE, &sa, &old), 0);
+	for (int k = 0; k < 2; k++) {   /* write, send */
+		ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, s), 0);
+		ck_assert_int_eq(write(s[1], "a", 1), 1);   /* the kind learnt */
+		ck_assert_int_eq(read(s[0], b, 1), 1);
+		close(s[0]);
+		sigpipes = 0;
+		errno = 0;
+		ck_assert_int_eq(k ? send(s[1], "x", 1, 0) : write(s[1], "x", 1), -1);
+		ck_assert_int_eq(errno, EPIPE);
+		ck_assert_int_eq(sigpipes, 1);
+		errno = 0;
+		ck_assert_int_eq(send(s[1], "x", 1, MSG_NOSIGNAL), -1);
+		ck_assert_int_eq(errno, EPIPE);
+		ck_assert_int_eq(sigpipes, 1);
+		close(s[1]);
+	}
+	ck_assert_int_eq(sigaction(SIGPIPE, &old, 0), 0);
+
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(l, 0);
+	ck_assert_int_eq(bind(l, (struct sockaddr *)&a, sizeof a), 0);
+	ck_assert_int_eq(listen(l, 2), 0);
+	ck_assert_int_eq(getsockname(l, (struct sockaddr *)&a, &al), 0);
+	for (int k = 0; k < 2; k++) {   /* read, recv */
+		c = socket(AF_INET, SOCK_STREAM, 0);
+		ck_assert_int_eq(connect(c, (struct sockaddr *)&a, sizeof a), 0);
+		v = accept(l, 0, 0);
+		ck_assert_int_ge(v, 0);
+		ck_assert_int_eq(write(c, "hi", 2), 2);
+		ck_assert_int_eq(k ? recv(v, b, 2, MSG_WAITALL) : read(v, b, 2), 2);
+		/* a close with a zero linger resets the connection */
+		ck_assert_int_eq(setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof lg), 0);
+		close(c);
+		errno = 0;
+		ck_assert_int_eq(k ? recv(v, b, 2, 0) : read(v, b, 2), -1);
+		ck_assert_int_eq(errno, ECONNRESET);
+		close(v);
+	}
+	close(l);
+}
+END_TEST
+
 /* ---- a read that waits first (src/sysio/fdkind.c: after reads of a
  * descriptor found nothing twice, its reads wait for readiness before
  * trying) still gets data that is already there.  The reader echoes
@@ -1324,6 +1501,8 @@ Suite *suite_io(void)
 	tcase_add_test(tc, own_poll_select);
 	tcase_add_test(tc, flags_unchanged);
 	tcase_add_test(tc, socket_read_write);
+	tcase_add_test(tc, send_recv_flags);
+	tcase_add_test(tc, socket_errors_once);
 	tcase_add_test(tc, nonblock_changes_seen);
 	tcase_add_test(tc, guessed_read_finds_data);
 	if (GREEN_MODE && ticking()) tcase_add_test(tc, acceptor_keeps_cpu);

@@ -41,6 +41,8 @@
  *               that finds it, on a socket pair, in one thread
  *   rawrw       the same two system calls made in line (x86_64): what
  *               rw costs above them is the library's
+ *   sr          rw with send and recv (MSG_NOSIGNAL and no flags), as
+ *               servers write them
  * The futex operations make their system calls with syscall(), as
  * libraries with synchronisation of their own do (docs/kernel.md).
  */
@@ -266,6 +268,13 @@ int main(int argc, char **argv)
 		for (long i = 0; i < n; i++) {
 			if (raw ? raw3(SYS_write, sp[0], (long)&b, 1) != 1 : write(sp[0], &b, 1) != 1) return 1;
 			if (raw ? raw3(SYS_read, sp[1], (long)&b, 1) != 1 : read(sp[1], &b, 1) != 1) return 1;
+		}
+	} else if (!strcmp(op, "sr")) {
+		char b = 'x';
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp)) return 1;
+		for (long i = 0; i < n; i++) {
+			if (send(sp[0], &b, 1, MSG_NOSIGNAL) != 1) return 1;
+			if (recv(sp[1], &b, 1, 0) != 1) return 1;
 		}
 	} else {
 		fprintf(stderr, "ops: no operation '%s'\n", op);
