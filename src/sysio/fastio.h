@@ -108,6 +108,10 @@ static inline __attribute__((always_inline)) long green_sock_recv(int fd, void *
 	unsigned long sw = __green_nswitch;
 	int first = !r, w;
 
+	/* what the callers looked at: the number has an entry (so the
+	 * wait's key is made with no mask) */
+	if ((unsigned long)fd >= GREEN_FDS_MAX) __builtin_unreachable();
+
 	if (green_fd_nonblocking(f, fd)) return first ? green_recv_nowait(fd, buf, len, flags, addr, alen) : r;
 	if (!first) green_fd_missed(f);
 	for (;;) {

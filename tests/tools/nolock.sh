@@ -17,7 +17,7 @@
 
 # member (libgreen_a-MEMBER.o): functions, as the symbol table names them
 FAST='
-sched: sched_yield yield_busy yield_busy_pending yield __green_yield __green_ready __green_wake __green_wake_first __green_block __green_wait __green_wait_first idle_until_runnable
+sched: sched_yield yield_busy yield_busy_pending yield __green_yield __green_ready __green_wake __green_wake_first __green_block __green_wait __green_wait_first __green_idle_until_runnable __green_woke_idling __green_park
 switch: __green_switch __green_switch_landed
 context: __green_arch_switch
 copied: __green_copied_load

@@ -51,15 +51,22 @@ hidden struct green_thread *__gq_pop_any(struct gq *);
 hidden void __gq_remove(struct green_thread *);
 static inline int gq_empty(const struct gq *q) { return !q->head; }
 
-/* t, on a queue, off it (__gq_remove is the out-of-line copy, which
- * also takes a thread on none) */
-static inline void gq_unlink(struct green_thread *t)
+/* t, on a queue, out of it, its own links left as they were: for a
+ * caller that sets them at once (it queues the thread elsewhere) */
+static inline void gq_detach(struct green_thread *t)
 {
 	struct gq *q = t->q;
 	if (t->q_prev) t->q_prev->q_next = t->q_next;
 	else q->head = t->q_next;
 	if (t->q_next) t->q_next->q_prev = t->q_prev;
 	else q->tail = t->q_prev;
+}
+
+/* t, on a queue, off it (__gq_remove is the out-of-line copy, which
+ * also takes a thread on none) */
+static inline void gq_unlink(struct green_thread *t)
+{
+	gq_detach(t);
 	t->q = 0;
 	t->q_next = t->q_prev = 0;
 }

@@ -259,7 +259,9 @@ static inline void green_wake(struct green_thread *t, int why, int front)
 static inline __attribute__((always_inline)) void green_wake_sleeper(struct green_thread *t)
 {
 	if (t->state != GS_BLOCKED) return;
-	if (t->q) gq_unlink(t);   /* the kernel-wait queue, in line: every wake-up by I/O */
+	/* out of the kernel-wait queue, in line (every wake-up by I/O); its
+	 * links are set again as it joins the run queue, below */
+	if (t->q) gq_detach(t);
 	if (t->heap_idx) __green_timer_del(t);
 	t->wake = 0;
 	t->wait = GW_NONE;

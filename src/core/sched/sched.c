@@ -55,6 +55,7 @@
 #include "base/gconfig.h"
 #include "sched/runq.h"
 #include "sched/switch.h"
+#include "sched/block.h"
 #include "diag/diag.h"
 #include "base/check.h"
 
@@ -76,8 +77,6 @@ hidden int __green_np;
 hidden volatile union green_pending __green_pending;
 hidden int __green_idling;   /* idle()'s alone to write (gsched.h) */
 
-/* Pick the next thread to run; idles while there is none.  May return
- * the current thread if it was woken while idling. */
 hidden long long *volatile __green_idle_kts;   /* the idle wait's (poll.c) */
 hidden unsigned long __green_idles;             /* idle waits so far: the tick's look (tick.c) */
 
@@ -129,10 +128,10 @@ static void idle(uint64_t deadline)
 	__green_sig_dispatch_arrived();
 }
 
-/* Nobody was runnable at the look in pick_next, which had expired what
- * was due: idle until a thread is.  Out of line: the common hand-off
- * finds one at once and saves no registers for this loop. */
-static __attribute__((noinline)) struct green_thread *idle_until_runnable(void)
+/* Nobody was runnable at the look in pick_next (block.h), which had
+ * expired what was due: idle until a thread is.  Out of line: the common
+ * hand-off finds one at once and saves no registers for this loop. */
+hidden struct green_thread *__green_idle_until_runnable(void)
 {
 	struct green_thread *t;
 	for (;;) {
@@ -146,21 +145,6 @@ static __attribute__((noinline)) struct green_thread *idle_until_runnable(void)
 	}
 }
 
-static inline __attribute__((always_inline)) struct green_thread *pick_next(void)
-{
-	struct green_thread *next;
-
-	/* Deadlines are checked at every hand-off while any are pending
-	 * (one vDSO clock read), so sleepers wake on time even when the
-	 * other threads never leave the run queue empty. */
-	if (__green_timers_pending())
-		__green_timers_expire(__green_now(), 0);
-	if (!(next = runq_pick())) next = idle_until_runnable();
-	/* the thread that runs next may compute without a system call
-	 * while others wait for deadlines or descriptors: ticks watch them */
-	if (!__green_ticking) __green_tick_watch();
-	return next;
-}
 
 /* Make t runnable: at the front of its level when front, else at its
  * tail (runq_ready, runq.h). */
@@ -191,30 +175,22 @@ hidden void __green_wake_first(struct green_thread *t, int why)
 	green_wake(t, why, 1);
 }
 
-/* The caller is queued and marked: run another thread until one wakes
- * the caller.  In line in the common wait (wait_on) as well. */
-static inline __attribute__((always_inline)) int block(void)
+/* What a switch does on landing (switch.c), for a thread woken while it
+ * idled on its own stack (block.h): done here, while the wait's mask
+ * (sigsuspend's) is still in force. */
+hidden void __green_woke_idling(struct green_thread *self)
 {
-	struct green_thread *self = __green_cur, *next;
-
-	self->state = GS_BLOCKED;
-	next = pick_next();
-	if (next != self) {
-		green_switch(self, next);
-	} else {
-		/* woken while idling on our own stack: no switch, so what a
-		 * switch does on landing (switch.c) is done here, while the
-		 * wait's mask (sigsuspend's) is still in force */
-		self->state = GS_RUNNING;
-		green_sig_check(self);
-		__green_cancel_async(self);
-	}
-	return self->wake;
+	self->state = GS_RUNNING;
+	green_sig_check(self);
+	__green_cancel_async(self);
 }
 
+/* The caller is queued and marked: run another thread until one wakes
+ * the caller (block.h's green_block, in line in the common wait, wait_on,
+ * and in the I/O layer's usual wait as well). */
 hidden int __green_block(void)
 {
-	return block();
+	return green_block();
 }
 
 /*
@@ -241,7 +217,7 @@ static inline __attribute__((always_inline)) int wait_on(struct gq *q, int first
 	if (q && first) __gq_push_first(q, self);
 	else if (q) __gq_push(q, self);
 	if (deadline != GREEN_NO_DEADLINE) __green_timer_add(self, deadline);
-	return block();
+	return green_block();
 }
 
 hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t deadline)
@@ -256,13 +232,7 @@ hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t
  * already looked at.  Inside GREEN_ENTER. */
 hidden int __green_park(struct gq *q, enum gwait kind, const void *obj)
 {
-	struct green_thread *self = __green_cur;
-
-	self->wake = 0;
-	self->wait = kind;
-	self->wait_obj = obj;
-	if (q) gq_append(q, self);
-	return block();
+	return green_park(q, kind, obj);   /* block.h */
 }
 
 /* The same, queued ahead of the waiters of the caller's own level. */
@@ -379,7 +349,7 @@ hidden _Noreturn void __green_exit_switch(void)
 	self->state = GS_EXITED;
 	if (self->detached) __green_reap_later(self);   /* once off its stack */
 	__green_sig_thread_exit(self);
-	next = pick_next();
+	next = green_pick_next();
 	__green_switch(self, next);
 	__green_broken(self, "its state after its exit", "switched back to", "never to run again");
 }
