@@ -2,12 +2,17 @@
  * that green's libc provides itself (src/arch/x86_64/memcpy.S, memchr.c,
  * src/members/vsnprintf.c), against byte-by-byte references, at every
  * offset and length that takes a different path. */
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <wchar.h>
+#include <sys/types.h>
 #include "testutil.h"
 
 static void *ref_memchr(const void *s, int c, size_t n)
@@ -145,6 +150,69 @@ START_TEST(snprintf_truncates)
 }
 END_TEST
 
+/* vsnprintf's quick formats (src/members/vsnprintf.c) and the ones it
+ * leaves to vfprintf: each output, length and truncation the same as
+ * vfprintf's into a memory stream (a FILE of musl's own) */
+static void same_as_stdio(int line, const char *fmt, ...)
+{
+	char *want = 0, got[600];
+	size_t wl = 0, ns[] = { 0, 1, 2, 3, 0, 0, 0, sizeof got };
+	va_list ap, aq;
+	FILE *f = open_memstream(&want, &wl);
+
+	ck_assert_ptr_nonnull(f);
+	va_start(ap, fmt);
+	va_copy(aq, ap);
+	ck_assert_int_ge(vfprintf(f, fmt, aq), 0);
+	va_end(aq);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_uint_lt(wl, sizeof got);
+	ns[4] = wl ? wl - 1 : 0;
+	ns[5] = wl;
+	ns[6] = wl + 1;
+	for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+		size_t n = ns[i], kept = n ? (n - 1 < wl ? n - 1 : wl) : 0;
+		int r;
+		memset(got, '#', sizeof got);
+		va_copy(aq, ap);
+		r = vsnprintf(n ? got : 0, n, fmt, aq);
+		va_end(aq);
+		if (r != (int)wl || (n && (memcmp(got, want, kept) || got[kept] != 0)) ||
+		    (n < sizeof got && got[n] != '#'))
+			ck_abort_msg("line %d: \"%s\" with n=%zu: %d \"%.*s\", not %zu \"%s\"", line, fmt, n, r,
+			             (int)kept, got, wl, want);
+	}
+	va_end(ap);
+	free(want);
+}
+#define SAME(...) same_as_stdio(__LINE__, __VA_ARGS__)
+
+START_TEST(snprintf_quick_formats)
+{
+	/* what the quick path takes */
+	SAME("plain text, no conversion");
+	SAME("%s: %s\r\n", "Date", "Sun, 29 Nov 2026 08:30:00 GMT");
+	SAME("HTTP/%s %i %s\r\n", "1.1", 200, "OK");
+	SAME("%0*lld|%0*lld|%0*lld|%0*lld", 2, 5LL, 4, 2026LL, 2, -5LL, 3, 0LL);
+	SAME("%d|%i|%u|%x|%X|%d", INT_MIN, -1, UINT_MAX, 0xbeefu, 0xbeefu, INT_MAX);
+	SAME("%ld %lu %lld %llu %zu %zd %jd %td %lx %llX", LONG_MIN, ULONG_MAX, LLONG_MIN, ULLONG_MAX,
+	     (size_t)SIZE_MAX, (ssize_t)-3, INTMAX_MIN, (ptrdiff_t)-7, 0xabcdefUL, 0xABCDEF12345ULL);
+	SAME("%5d|%05d|%5s|%05s|%.3s|%.*s|%*d|%0*d|%10.2s|", -42, -42, "ab", "ab", "abcdef", 2, "xyz",
+	     6, 7, 6, -7, "hello");
+	SAME("%%|%c|%c|%c", 'a', 0, 255);
+	SAME("%s|%.*s|%.0s|%.10s", (char *)0, -1, "whole", "none", "short");
+	SAME("%64d|%064u|%64s", 1, 2u, "right");
+	SAME("\"%lx.%ld\"", 0x5f3e2a1bUL, 1024L);
+	/* what it leaves to vfprintf, from the start */
+	SAME("%65d|%-5d|%+d|% d|%#x|%.3d|%5c|%hd|%hhu", 1, 2, 3, 4, 5u, 6, 'c', (short)-8, (unsigned char)9);
+	SAME("%s %*d %s", "wide", 100, 1, "pad");
+	SAME("%s %*d", "left", -6, 1);
+	SAME("%p %f %g %e %o", (void *)0x1234, 1.5, 0.25, 1e10, 8u);
+	SAME("%2$s %1$s", "b", "a");
+	SAME("%lc|%ls", (wint_t)'w', L"wide");
+}
+END_TEST
+
 Suite *suite_string(void)
 {
 	Suite *s = suite_create("string");
@@ -155,6 +223,7 @@ Suite *suite_string(void)
 	tcase_add_test(tc, memchr_offsets_lengths);
 	tcase_add_test(tc, memchr_beyond_object);
 	tcase_add_test(tc, snprintf_truncates);
+	tcase_add_test(tc, snprintf_quick_formats);
 	suite_add_tcase(s, tc);
 	return s;
 }
