@@ -194,7 +194,10 @@ for mode in separate copied; do
 	done
 	[ -n "$have_cxx" ] && quiet prodcons $mode
 	if [ -n "$have_runner" ]; then
-		$TO env GREEN_STACKS=$mode CK_FORK=no "$T/runner" $RUNNER_SUITES >"$T/stdout" 2>"$T/out"
+		# (check_barrier.c's destroy while a woken waiter leaves its
+		# wait is a race in ThreadSanitizer's model, on purpose)
+		$TO env GREEN_STACKS=$mode CK_FORK=no CK_EXCLUDE_TAGS=destroy-while-leaving \
+			"$T/runner" $RUNNER_SUITES >"$T/stdout" 2>"$T/out"
 		st=$?
 		if [ "$st" = 0 ] && ! grep -q 'ThreadSanitizer' "$T/out" "$T/stdout" &&
 		   grep -q '^100%: Checks: [0-9]*, Failures: 0, Errors: 0' "$T/stdout"; then

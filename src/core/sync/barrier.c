@@ -83,8 +83,14 @@ int pthread_barrier_wait(pthread_barrier_t *b)
 		GREEN_LEAVE();
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
-	while (g->gen == gen)   /* a signal handler may wake us early */
-		__green_wait(&g->q, GW_BARRIER, g, GREEN_NO_DEADLINE);
+	/* Woken by the round's end (0), the thread leaves without another
+	 * look at the barrier: the thread that ended the round may have
+	 * returned, destroyed it and reused its memory (musl's mq_notify
+	 * destroys a barrier on its stack as soon as its own wait returns).
+	 * A signal's handler wakes it early (EINTR): the round has not
+	 * ended then unless the generation says so. */
+	while (g->gen == gen)
+		if (!__green_wait(&g->q, GW_BARRIER, g, GREEN_NO_DEADLINE)) break;
 	GREEN_LEAVE();
 	return 0;
 }
