@@ -2,6 +2,7 @@
  * that green's libc provides itself (src/arch/x86_64/memcpy.S, memchr.c,
  * src/members/vsnprintf.c), against byte-by-byte references, at every
  * offset and length that takes a different path. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -150,6 +151,60 @@ START_TEST(snprintf_truncates)
 }
 END_TEST
 
+/* strlen (x86_64's own: src/arch/x86_64/strlen.c): every start offset
+ * in a block, every length to 200, against a byte loop; a string that
+ * ends at the edge of an inaccessible page, and one in a malloc'd
+ * block of its size exactly (read past its end under memcheck without
+ * a report, in the valgrind mode) */
+START_TEST(strlen_offsets_edges)
+{
+	enum { ROOM = 512 };
+	long pg = sysconf(_SC_PAGESIZE);
+	char *buf = malloc(ROOM), *map;
+
+	for (size_t off = 0; off < 40; off++)
+		for (size_t n = 0; n < 200; n++) {
+			size_t want = 0;
+			memset(buf, 'a', ROOM);
+			buf[off + n] = 0;
+			while (buf[off + want]) want++;
+			if (strlen(buf + off) != want) ck_abort_msg("strlen(+%zu) of %zu", off, n);
+		}
+	free(buf);
+	map = mmap(0, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(map, MAP_FAILED);
+	ck_assert_int_eq(mprotect(map + pg, pg, PROT_NONE), 0);
+	for (int len = 0; len < 100; len++) {
+		char *s = map + pg - len - 1, *h = malloc(len + 1);
+		memset(s, 'x', len);
+		s[len] = 0;
+		ck_assert_uint_eq(strlen(s), (size_t)len);
+		memset(h, 'y', len);
+		h[len] = 0;
+		ck_assert_uint_eq(strlen(h), (size_t)len);
+		free(h);
+	}
+	munmap(map, 2 * pg);
+}
+END_TEST
+
+/* tolower and toupper in line (include/ctype.h, when optimizing, as
+ * this file is compiled): the same answers as musl's functions for EOF,
+ * every byte and values beyond */
+START_TEST(ctype_inline_same)
+{
+#ifndef __green_ctype_inline
+	ck_abort_msg("include/ctype.h's tolower and toupper are not in line here");
+#endif
+	for (int c = -300; c < 600; c++) {
+		if (tolower(c) != (tolower)(c)) ck_abort_msg("tolower(%d): %d, not %d", c, tolower(c), (tolower)(c));
+		if (toupper(c) != (toupper)(c)) ck_abort_msg("toupper(%d): %d, not %d", c, toupper(c), (toupper)(c));
+	}
+	ck_assert_int_eq(tolower(INT_MIN), (tolower)(INT_MIN));
+	ck_assert_int_eq(toupper(INT_MAX), (toupper)(INT_MAX));
+}
+END_TEST
+
 /* vsnprintf's quick formats (src/members/vsnprintf.c) and the ones it
  * leaves to vfprintf: each output, length and truncation the same as
  * vfprintf's into a memory stream (a FILE of musl's own) */
@@ -224,6 +279,10 @@ Suite *suite_string(void)
 	tcase_add_test(tc, memchr_beyond_object);
 	tcase_add_test(tc, snprintf_truncates);
 	tcase_add_test(tc, snprintf_quick_formats);
+#ifdef __x86_64__
+	tcase_add_test(tc, strlen_offsets_edges);
+#endif
+	tcase_add_test(tc, ctype_inline_same);
 	suite_add_tcase(s, tc);
 	return s;
 }
