@@ -20,7 +20,7 @@
  * positional arguments) and spends most of a short line on its state
  * machine: in CivetWeb's answer to a request, 16 snprintf calls were a
  * fifth of its user-space instructions.  quick takes literal text,
- * %%, %c, %s with an optional precision, and d, i, u, x, X with an
+ * %%, %c, %s with an optional width or precision, and d, i, u, x, X with an
  * optional 0 flag and width and the l, ll, z, j and t modifiers;
  * anything else (another flag or conversion, a positional argument, a
  * width beyond QUICK_WIDTH) makes it give up, and vfprintf formats the

@@ -87,7 +87,7 @@ extern hidden size_t __green_io_room;
  * descriptor is registered for what the thread wants, and the thread
  * queues on nothing; with select or poll, the round's arrays have room
  * for one more descriptor without a change of backend, and the thread
- * joins the kernel-wait queue at its tail (__green_park: the round
+ * joins the kernel-wait queue at its tail (green_park, sched/block.h: the round
  * gathers every waiter, whatever their order; poll.c).
  * Either way the thread's own node stays on the descriptor's list after
  * the wait (epoll.c finds waiters there, and so does a peer's write,
