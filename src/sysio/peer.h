@@ -29,21 +29,19 @@ static inline struct green_fd *green_peer_listed(const struct green_fd *f)
 }
 
 /*
- * Data was written to f's descriptor.  When f has a peer on whose list
- * a thread may wait to read (a head that waits for it, or a list longer
- * than one: a usual wait's node stays on the list after it, not
- * waiting), wake the peer's readers.
+ * Data was written to f's descriptor: when f's peer has a list of
+ * nodes, wake the readers waiting on it (peer.c).  The list is looked
+ * at inside the wake's no-preempt section only, never here: a tick
+ * between a look at a node and its use may run the node's thread to
+ * its end, and a node lives in its thread's descriptor, which is freed
+ * then (a write that looked at the head's fields here read freed memory
+ * when a preempted writer's reader finished meanwhile).
  */
 static inline void green_peer_wrote(const struct green_fd *f)
 {
-	struct green_fd *p;
-	struct green_io_node *h;
+	struct green_fd *p = green_peer_listed(f);
 
-	if (__builtin_expect(!f->peer, 1)) return;
-	p = &__green_fds[f->peer - 1];
-	h = p->head;
-	if (!h || p->lgen != __green_epoll_lists) return;
-	if (h->next || (h->waiting && (h->events & EPOLLIN))) __green_peer_wake(p, 0);
+	if (__builtin_expect(p != 0, 0)) __green_peer_wake(p, 0);
 }
 
 #endif
