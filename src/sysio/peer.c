@@ -31,9 +31,16 @@
  * alone.  A number's peer is forgotten with the number (fdkind.c), on
  * both ends.
  */
+/* <sys/epoll.h> brings musl's <endian.h>, whose byte-swap helpers GCC's
+ * -Wparentheses dislikes (musl's headers are not system headers here) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wparentheses"
+#include <sys/epoll.h>
+#pragma GCC diagnostic pop
 #include "base/gthread.h"
 #include "base/section.h"
 #include "sched/runq.h"
+#include "io.h"
 #include "peer.h"
 
 hidden void __green_fd_pair(int a, int b)

@@ -4,14 +4,7 @@
  */
 #ifndef GREEN_PEER_H
 #define GREEN_PEER_H
-/* <sys/epoll.h> brings musl's <endian.h>, whose byte-swap helpers GCC's
- * -Wparentheses dislikes (musl's headers are not system headers here) */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wparentheses"
-#include <sys/epoll.h>
-#pragma GCC diagnostic pop
 #include "fdtab.h"
-#include "io.h"
 
 /* peer.c */
 hidden void __green_fd_pair(int a, int b);        /* a and b are the two ends of one pipe or socket pair */
