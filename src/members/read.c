@@ -2,8 +2,10 @@
  * read — musl's, with a socket's read in line once threads exist: one
  * look at the descriptor's entry and recvfrom with MSG_DONTWAIT, or a
  * wait for readiness when its reads lately found nothing
- * (src/sysio/fastio.h).  Everything else goes to musl's entry for
- * blocking calls, __syscall_cp, as musl's own read does.  Every path
+ * (src/sysio/fastio.h).  A regular file's read, and a pipe's with
+ * RWF_NOWAIT, are made in a helper without the dispatch
+ * (green_file_io).  Everything else goes to musl's entry for blocking
+ * calls, __syscall_cp, as musl's own read does.  Every path
  * leaves by a jump: the fast one saves one register (fdtab.h,
  * green_fd_after).
  */
@@ -26,6 +28,18 @@ static __attribute__((noinline)) ssize_t wait_first(long fd, void *buf, size_t c
 	return __syscall_ret(green_sock_read(fd, buf, count, 1, 0));
 }
 
+/* any other kind green knows: a file's plain read, a pipe's attempt
+ * with RWF_NOWAIT (fastio.h).  Its general way is its own call, not a
+ * jump to general: gdb finds read above a frame only along one chain of
+ * jumps from it (its tail-call frames), and read jumps to general too. */
+static __attribute__((noinline)) ssize_t other(long fd, void *buf, size_t count)
+{
+	long r = green_file_io(&__green_fds[fd], SYS_read, fd, buf, count);
+
+	if (r == GREEN_IO_GENERAL) r = __syscall_cp(SYS_read, fd, buf, count);
+	return __syscall_ret(r);
+}
+
 /* One jump to each helper (not shrink-wrapped, which would make two
  * to general): gdb then finds read as their caller, and green-gdb.py's
  * frame column says a thread waits "in read". */
@@ -33,9 +47,10 @@ __attribute__((optimize("no-shrink-wrap")))
 ssize_t read(int ifd, void *buf, size_t count)
 {
 	long fd = ifd, r;   /* in the system call's register throughout */
-	struct green_fd *f = green_fast_fd(fd, count);
+	struct green_fd *f = green_fast_entry(fd, count);
 
 	if (!f) return general(fd, buf, count);
+	if (f->kind != FD_SOCKET) return other(fd, buf, count);
 	if (f->miss >= FD_MISS_TRUST) return wait_first(fd, buf, count);
 	r = __syscall(SYS_recvfrom, fd, buf, count, MSG_DONTWAIT, 0, 0);
 	if (r >= 0) {

@@ -39,6 +39,7 @@
 #define GREEN_FASTIO_H
 #include <errno.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 /* <sys/epoll.h> brings musl's <endian.h>, whose byte-swap helpers GCC's
  * -Wparentheses dislikes (musl's headers are not system headers here) */
 #pragma GCC diagnostic push
@@ -82,6 +83,14 @@ hidden long __sysio_sock_read(int fd, void *buf, size_t len, int cp, long r);
 hidden long __sysio_sock_write(int fd, const void *buf, size_t len, int flags, int cp, long r);
 hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind, int cp);
 hidden long __sysio_waited(int r, int cp);
+
+/* sets.c: the wait of an epoll_wait (a: epoll_pwait's six arguments)
+ * and of a poll (ms: its timeout) whose zero-timeout probe, made in
+ * line by the caller, found nothing (src/members/epoll_wait.c,
+ * poll_wait.c) */
+struct pollfd;
+hidden long __sysio_epoll_empty(const long *a, int cp);
+hidden long __sysio_poll_empty(struct pollfd *p, unsigned long n, int ms, int cp);
 
 static inline long green_recv_nowait(int fd, void *buf, size_t len, int flags, void *addr, void *alen)
 {
@@ -162,19 +171,85 @@ static inline long green_fast_io(long nr, long fd, long buf, long len, int cp)
 	return __sysio_sock_write(fd, (const void *)buf, len, 0, cp, r);
 }
 
-/* fd's entry when the fast path takes a read or write of len bytes on
- * it: threads exist, the caller is not a posix_spawn child (kcrit:
- * gthread.h) and has no cancel pending, fd is a socket; else 0 */
-static inline struct green_fd *green_fast_fd(long fd, unsigned long len)
+/* May the caller take a fast path?  Threads exist, and it is not a
+ * posix_spawn child (kcrit: gthread.h) and has no cancel pending. */
+static inline int green_fast_caller(void)
 {
 	struct green_thread *self;
-	struct green_fd *f;
 
-	if (!green_active() || (unsigned long)fd >= GREEN_FDS_MAX || !len) return 0;
+	if (!green_active()) return 0;
 	self = __green_cur;
-	if (self->kcrit | self->cancel_pending) return 0;
-	f = &__green_fds[fd];
-	return f->kind == FD_SOCKET ? f : 0;
+	return !(self->kcrit | self->cancel_pending);
+}
+
+/* fd's entry when a read or write of len bytes on it may take a fast
+ * path: the caller may (green_fast_caller), fd has an entry; else 0 */
+static inline struct green_fd *green_fast_entry(long fd, unsigned long len)
+{
+	if ((unsigned long)fd >= GREEN_FDS_MAX || !len || !green_fast_caller()) return 0;
+	return &__green_fds[fd];
+}
+
+/* fd's entry when the fast path takes a read or write of len bytes on
+ * it as a socket's; else 0 */
+static inline struct green_fd *green_fast_fd(long fd, unsigned long len)
+{
+	struct green_fd *f = green_fast_entry(fd, len);
+
+	return f && f->kind == FD_SOCKET ? f : 0;
+}
+
+/* fdio.c: the rest of a read or write of a kind that takes RWF_NOWAIT
+ * (a pipe's, say) whose attempt in line (green_file_io) wrote done
+ * bytes and no more, or found nothing (done 0) */
+hidden long __sysio_io_rest(int fd, int ev, void *buf, size_t len, size_t done, int cp);
+
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 8
+#endif
+
+/*
+ * A read or write (nr SYS_read, SYS_write) of any other kind green knows
+ * (f, fd's entry, from green_fast_entry): a regular file, block device
+ * or directory (FD_NEVER_WAITS) is the plain call, as the dispatch makes
+ * it (fdkind.c); a kind that takes RWF_NOWAIT (FD_WAITS: a pipe, a
+ * character device) is preadv2 or pwritev2 with it, and what it leaves,
+ * nothing found or a write taken in part, goes on in fdio.c without a
+ * second attempt.  A write whose data went whole to one end of a pipe
+ * made here wakes the other end's readers (peer.h).  A kind not yet
+ * learnt, one that refused RWF_NOWAIT (FD_WAITS_NO_NOWAIT: its
+ * readiness is checked first), a read that waits first (fdkind.c), and
+ * the errors the general path meets by calling again (EFAULT: a parked
+ * copied thread's stack; a refusal of RWF_NOWAIT) answer
+ * GREEN_IO_GENERAL, as green_fast_io's do.  Out of line in read.c and
+ * write.c, which keep the socket's path in line.
+ */
+static inline long green_file_io(struct green_fd *f, long nr, long fd, void *buf, size_t len)
+{
+	struct iovec iov = { buf, len };
+	long r;
+
+	if (f->kind == FD_NEVER_WAITS) {
+		r = __syscall(nr, fd, buf, len);
+		return r == -EFAULT ? GREEN_IO_GENERAL : r;
+	}
+	if (f->kind != FD_WAITS) return GREEN_IO_GENERAL;
+	if (nr == SYS_read) {
+		if (f->miss >= FD_MISS_TRUST) return GREEN_IO_GENERAL;
+		r = __syscall(SYS_preadv2, fd, &iov, 1, -1, 0, RWF_NOWAIT);
+		if (r >= 0) {
+			green_fd_after(fd)->miss = 0;
+			return r;
+		}
+		if (r == -EAGAIN) return __sysio_io_rest(fd, GREEN_IN, buf, len, 0, 1);
+	} else {
+		r = __syscall(SYS_pwritev2, fd, &iov, 1, -1, 0, RWF_NOWAIT);
+		if (r > 0) green_peer_wrote(green_fd_after(fd));
+		if (r == (long)len) return r;
+		if (r >= 0 || r == -EAGAIN) return __sysio_io_rest(fd, GREEN_OUT, buf, len, r > 0 ? r : 0, 1);
+	}
+	if (r == -EFAULT || r == -EOPNOTSUPP || r == -ENOSYS || r == -EINVAL) return GREEN_IO_GENERAL;
+	return r;
 }
 
 #endif

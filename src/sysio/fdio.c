@@ -16,10 +16,6 @@
 #include "fastio.h"
 #include "sysio.h"
 
-#ifndef RWF_NOWAIT
-#define RWF_NOWAIT 8
-#endif
-
 /* ---- descriptor I/O: one call described so it can be retried */
 
 struct io {
@@ -206,14 +202,21 @@ static int may_guess(const struct io *c)
 	return c->how != BY_FLAGS || !(c->a[c->flag_arg] & MSG_DONTWAIT);
 }
 
-static long do_io(struct io *c, int cp)
+/* c's call, until done or failed; tried: its first attempt, made by
+ * the caller, found nothing (and the program left the descriptor
+ * blocking), so the wait comes first */
+static long do_io(struct io *c, int cp, int tried)
 {
 	long r = -EAGAIN, done = 0;
 	int park, guess = may_guess(c);
 	struct green_fd *f;
 
 	for (;;) {
-		if (guess && __green_fd_read_waits_first(c->fd) && !__green_fd_nonblocking(c->fd)) {
+		if (tried) {
+			park = 1;
+			if (guess) __green_fd_read_tried(c->fd, 1);
+			tried = 0;
+		} else if (guess && __green_fd_read_waits_first(c->fd) && !__green_fd_nonblocking(c->fd)) {
 			park = 1;     /* as an attempt that found nothing */
 		} else {
 			r = attempt(c, &park);
@@ -248,7 +251,7 @@ hidden long __sysio_io_iov(int fd, int ev, const struct iovec *iov, int cnt, off
 		memcpy(copy, iov, cnt * sizeof *iov);
 	}
 	c.iov = copy;
-	r = do_io(&c, cp);
+	r = do_io(&c, cp, 0);
 	if (copy != local && copy != iov) free(copy);
 	return r;
 }
@@ -259,13 +262,28 @@ hidden long __sysio_io_buf(int fd, int ev, void *buf, size_t len, off_t off, int
 	return __sysio_io_iov(fd, ev, &iov, 1, off, cp);
 }
 
+/* A read or write of len bytes at buf on fd, whose first attempt, made
+ * in line (src/members/read.c, write.c: RWF_NOWAIT), wrote done bytes
+ * of the write and no more, or found nothing (done 0): the rest, as
+ * do_io goes on, unless the program made fd non-blocking. */
+hidden long __sysio_io_rest(int fd, int ev, void *buf, size_t len, size_t done, int cp)
+{
+	struct iovec iov = { (char *)buf + done, len - done };
+	struct io c = { .fd = fd, .ev = ev, .how = BY_IOV, .iov = &iov, .cnt = 1, .off = -1 };
+	long r;
+
+	if (__green_fd_nonblocking(fd)) return done ? (long)done : -EAGAIN;
+	r = do_io(&c, cp, 1);
+	return !done ? r : r > 0 ? (long)done + r : (long)done;
+}
+
 hidden long __sysio_io_call(long nr, const long *a, int ev, int how, int flag_arg, int cp)
 {
 	struct io c = { .nr = nr, .fd = a[0], .ev = ev, .how = how, .flag_arg = flag_arg };
 	long r;
 
 	memcpy(c.a, a, sizeof c.a);
-	r = do_io(&c, cp);
+	r = do_io(&c, cp, 0);
 	if (c.user && c.nr == SYS_recvmsg)   /* the last part's flags (MSG_TRUNC, ...) */
 		c.user->msg_flags = c.m.msg_flags;
 	if (c.mv != c.mv_local) free(c.mv);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include "base/gthread.h"
 #include "sched/gsched.h"
+#include "fastio.h"   /* __sysio_epoll_empty, __sysio_poll_empty */
 #include "fdwait.h"
 #include "sysio.h"
 
@@ -39,19 +40,32 @@ static long set_park(const struct pollfd *p, unsigned long n, uint64_t dl, int c
  */
 #define probe(call) ({ long r_; do r_ = (call); while (r_ == -EINTR); r_; })
 
-hidden long __sysio_poll(struct pollfd *p, unsigned long n, uint64_t dl, long mask, long msize, int cp)
+/* poll and ppoll; empty: the program's own probe found nothing
+ * (src/members/poll_wait.c, which calls __sysio_poll_empty) */
+static long poll_from(struct pollfd *p, unsigned long n, uint64_t dl, long mask, long msize, int empty, int cp)
 {
-	long r;
+	long r = 0;
 
-	for (;;) {
+	for (;; empty = 0) {
 		/* writable: ppoll and pselect6 write the time left back (the
 		 * kernel ignores a read-only one; qemu-user fails with EFAULT) */
 		struct timespec zero = { 0 };
-		r = probe(__syscall(SYS_ppoll, p, n, &zero, mask, msize));
+		if (!empty) r = probe(__syscall(SYS_ppoll, p, n, &zero, mask, msize));
 		if (r || __green_now() >= dl) return r;
 		if ((r = set_park(p, n, dl, cp)) < 0) return r;
 		if (r) dl = 0;
 	}
+}
+
+hidden long __sysio_poll(struct pollfd *p, unsigned long n, uint64_t dl, long mask, long msize, int cp)
+{
+	return poll_from(p, n, dl, mask, msize, 0, cp);
+}
+
+/* poll's, whose probe found nothing: ms its timeout, no mask */
+hidden long __sysio_poll_empty(struct pollfd *p, unsigned long n, int ms, int cp)
+{
+	return poll_from(p, n, ms_deadline(ms), 0, _NSIG / 8, 1, cp);
 }
 
 #define LONGBITS (8 * sizeof(long))
@@ -112,17 +126,30 @@ hidden long __sysio_select(int n, long *sets[3], uint64_t dl, long sigdata, int 
 	return r;
 }
 
-hidden long __sysio_epoll(const long *a, int cp)
+/* epoll_pwait (a: its six arguments, the timeout in ms in a[3]);
+ * empty: the program's own probe found nothing (src/members/epoll_wait.c,
+ * which calls __sysio_epoll_empty) */
+static long epoll_wait_from(const long *a, int empty, int cp)
 {
 	uint64_t dl = ms_deadline(a[3]);
-	long r;
+	long r = 0;
 	int w;
 
-	for (;;) {
-		r = probe(__syscall(SYS_epoll_pwait, a[0], a[1], a[2], 0, a[4], a[5]));
+	for (;; empty = 0) {
+		if (!empty) r = probe(__syscall(SYS_epoll_pwait, a[0], a[1], a[2], 0, a[4], a[5]));
 		if (r || __green_now() >= dl) return r;
 		w = __green_fd_wait(a[0], GREEN_IN, dl, GW_FD, cp);
 		if ((r = set_waited(w, cp)) < 0) return r;
 		if (r) dl = 0;
 	}
+}
+
+hidden long __sysio_epoll(const long *a, int cp)
+{
+	return epoll_wait_from(a, 0, cp);
+}
+
+hidden long __sysio_epoll_empty(const long *a, int cp)
+{
+	return epoll_wait_from(a, 1, cp);
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/select.h>
@@ -630,6 +631,81 @@ START_TEST(nonblock_changes_seen)
 }
 END_TEST
 
+/* ---- read and write on pipes (green makes them preadv2 and pwritev2
+ * with RWF_NOWAIT, in a helper of read and write) and on regular files
+ * (the plain calls there): what read and write do, kept */
+START_TEST(pipe_file_read_write)
+{
+	static char big[1 << 20];
+	struct sigaction sa = { .sa_handler = SIG_IGN }, old;
+	char b[8], path[] = "/tmp/green-io-XXXXXX";
+	int p[2], fd;
+	long n;
+
+	/* each descriptor's first call learns its kind (fdkind.c), so each
+	 * case below comes after one; a bad buffer is passed only when
+	 * memcheck is not there to report it */
+	int bad = !getenv("GREEN_VALGRIND");
+	ck_assert_int_eq(sigaction(SIGPIPE, &sa, &old), 0);
+	ck_assert_int_eq(pipe(p), 0);
+	/* data; a bad buffer: EFAULT, nothing taken; the end of file */
+	ck_assert_int_eq(write(p[1], "xab", 3), 3);
+	ck_assert_int_eq(read(p[0], b, 1), 1);
+	if (bad) {
+		ck_assert_int_eq(read(p[0], 0, 1), -1);
+		ck_assert_int_eq(errno, EFAULT);
+	}
+	ck_assert_int_eq(read(p[0], b, sizeof b), 2);
+	ck_assert_int_eq(memcmp(b, "ab", 2), 0);
+	if (bad) {
+		ck_assert_int_eq(write(p[1], 0, 1), -1);
+		ck_assert_int_eq(errno, EFAULT);
+	}
+	ck_assert_int_eq(close(p[1]), 0);
+	ck_assert_int_eq(read(p[0], b, sizeof b), 0);
+	ck_assert_int_eq(close(p[0]), 0);
+	/* no reader: EPIPE */
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(write(p[1], "x", 1), 1);
+	ck_assert_int_eq(close(p[0]), 0);
+	ck_assert_int_eq(write(p[1], "x", 1), -1);
+	ck_assert_int_eq(errno, EPIPE);
+	ck_assert_int_eq(close(p[1]), 0);
+	/* non-blocking: nothing to read, a write cut short, a full pipe */
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	ck_assert_int_eq(read(p[0], b, 1), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_int_eq(read(p[0], b, 1), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_int_eq(write(p[1], "x", 1), 1);
+	n = write(p[1], big, sizeof big);
+	ck_assert_msg(n > 0 && n < (long)sizeof big, "a non-blocking write of 1 MiB to a pipe: %ld", n);
+	ck_assert_int_eq(write(p[1], big, 1), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_int_eq(read(p[0], big, sizeof big), n + 1);
+	ck_assert_int_eq(close(p[0]), 0);
+	ck_assert_int_eq(close(p[1]), 0);
+	/* a regular file: written, read back, its end, a bad buffer */
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(write(fd, "hello", 5), 5);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	ck_assert_int_eq(read(fd, b, sizeof b), 5);
+	ck_assert_int_eq(memcmp(b, "hello", 5), 0);
+	ck_assert_int_eq(read(fd, b, sizeof b), 0);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	if (bad) {
+		ck_assert_int_eq(read(fd, 0, 1), -1);
+		ck_assert_int_eq(errno, EFAULT);
+		ck_assert_int_eq(write(fd, 0, 1), -1);
+		ck_assert_int_eq(errno, EFAULT);
+	}
+	ck_assert_int_eq(close(fd), 0);
+	ck_assert_int_eq(sigaction(SIGPIPE, &old, 0), 0);
+}
+END_TEST
+
 /* ---- read and write on sockets (green makes them recvfrom and sendto
  * with MSG_DONTWAIT): what read and write do there, kept */
 
@@ -1133,6 +1209,192 @@ START_TEST(wait4_rusage)
 }
 END_TEST
 
+/* ---- the program's own epoll_wait and poll (src/members/epoll_wait.c,
+ * poll_wait.c: a wait that finds something ready answers from its probe
+ * in line; one that finds nothing parks only the caller) */
+
+enum { BY_EPOLL, BY_POLL };
+
+/* a wait of kind k on fd (an epoll instance, or a pipe's read end for
+ * poll): the count, or -errno; what it found in *ev */
+static long wait_by(int k, int fd, int timeout, struct epoll_event *ev)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	long r = k == BY_EPOLL ? epoll_wait(fd, ev, 4, timeout) : poll(&p, 1, timeout);
+
+	if (r < 0) return -errno;
+	if (k == BY_POLL) *ev = (struct epoll_event){ .events = p.revents, .data.fd = fd };
+	return r;
+}
+
+static void *own_waiter(void *arg)
+{
+	struct waiter *w = arg;
+	long r;
+	ENTER(w);
+	r = wait_by(w->result, w->fd, -1, (struct epoll_event *)w->buf);
+	return DONE(w, r);
+}
+
+/* an epoll instance watching p[0] for input */
+static int epoll_on(int p[2])
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	ck_assert_int_ge(ep, 0);
+	ck_assert_int_eq(pipe(p), 0);
+	ev.data.fd = p[0];
+	ck_assert_int_eq(epoll_ctl(ep, EPOLL_CTL_ADD, p[0], &ev), 0);
+	return ep;
+}
+
+START_TEST(own_wait)
+{
+	struct epoll_event ev[4];
+	sigset_t none;
+	int p[2], ep = epoll_on(p);
+	char c;
+
+	for (int k = BY_EPOLL; k <= BY_POLL; k++) {
+		int fd = k == BY_EPOLL ? ep : p[0];
+		struct waiter w = { .fn = own_waiter, .fd = fd, .result = k };
+		/* nothing ready, no timeout: 0 at once */
+		ck_assert_int_eq(wait_by(k, fd, 0, ev), 0);
+		/* nothing ready, no deadline: the waiter parks alone */
+		start(&w);
+		compute_while(&w);
+		ck_assert_int_eq(write(p[1], "e", 1), 1);
+		finish(&w);
+		ck_assert_int_eq(w.result, 1);
+		memcpy(ev, w.buf, sizeof ev[0]);
+		ck_assert_int_eq(ev[0].data.fd, p[0]);
+		ck_assert(ev[0].events & EPOLLIN);
+		/* ready at the call (the byte is still there): the answer at
+		 * once, whatever the timeout */
+		ck_assert_int_eq(wait_by(k, fd, -1, ev), 1);
+		ck_assert_int_eq(wait_by(k, fd, 1000, ev), 1);
+		ck_assert_int_eq(read(p[0], &c, 1), 1);
+	}
+	/* with a mask to install */
+	ck_assert_int_eq(write(p[1], "e", 1), 1);
+	sigemptyset(&none);
+	ck_assert_int_eq(epoll_pwait(ep, ev, 4, -1, &none), 1);
+	ck_assert_int_eq(read(p[0], &c, 1), 1);
+	ck_assert_int_eq(epoll_pwait(ep, ev, 4, 0, &none), 0);
+	/* the kernel's errors, once each */
+	errno = 0;
+	ck_assert_int_eq(epoll_wait(ep, ev, 0, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(epoll_wait(p[0], ev, 4, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(epoll_wait(-1, ev, 4, -1), -1);
+	ck_assert_int_eq(errno, EBADF);
+	if (!getenv("GREEN_VALGRIND")) {   /* memcheck reports the bad address */
+		ck_assert_int_eq(poll(0, 1, 0), -1);
+		ck_assert_int_eq(errno, EFAULT);
+	}
+	close(ep);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+/* A timed wait that finds nothing returns 0, not before its time. */
+START_TEST(own_wait_timeout)
+{
+	struct epoll_event ev[4];
+	int p[2], ep = epoll_on(p);
+
+	for (int k = BY_EPOLL; k <= BY_POLL; k++) {
+		uint64_t t0 = now_ns();
+		ck_assert_int_eq(wait_by(k, k == BY_EPOLL ? ep : p[0], 30, ev), 0);
+		ck_assert_uint_ge(now_ns() - t0, 29000000u);
+	}
+	close(ep);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+/* A handler that interrupts the wait ends it with EINTR (Linux never
+ * restarts epoll_wait or poll); a cancel ends it as a cancellation
+ * point, and a cancel already pending is acted on even when the wait
+ * would find something ready. */
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+START_TEST(own_wait_eintr)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 }, old;
+	int p[2], ep = epoll_on(p);
+
+	ck_assert_int_eq(sigaction(SIGUSR1, &sa, &old), 0);
+	for (int k = BY_EPOLL; k <= BY_POLL; k++) {
+		struct waiter w = { .fn = own_waiter, .fd = k == BY_EPOLL ? ep : p[0], .result = k };
+		start(&w);
+		/* a signal sent before the waiter reached the call is handled
+		 * then, and the wait goes on: send again until it ends */
+		while (!seen(&w.done)) {
+			ck_assert_int_eq(pthread_kill(w.t, SIGUSR1), 0);
+			sched_yield();
+		}
+		finish(&w);
+		ck_assert_int_eq(w.result, -EINTR);
+	}
+	ck_assert_int_eq(sigaction(SIGUSR1, &old, 0), 0);
+	close(ep);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+static void *own_wait_cancelled_pending(void *arg)
+{
+	struct waiter *w = arg;
+	struct epoll_event ev[4];
+	long k = w->result;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, 0);
+	ENTER(w);
+	while (!seen(&w->done)) sched_yield();   /* until main has cancelled it */
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, 0);
+	w->result = wait_by(k, w->fd, -1, ev);   /* ready: cancelled all the same */
+	return 0;
+}
+
+START_TEST(own_wait_cancel)
+{
+	int p[2], ep = epoll_on(p);
+	void *res;
+
+	for (int k = BY_EPOLL; k <= BY_POLL; k++) {
+		int fd = k == BY_EPOLL ? ep : p[0];
+		struct waiter w = { .fn = own_waiter, .fd = fd, .result = k };
+		/* parked in the wait */
+		start(&w);
+		ck_assert_int_eq(pthread_cancel(w.t), 0);
+		JOIN(w.t, &res);
+		ck_assert_ptr_eq(res, PTHREAD_CANCELED);
+		/* pending at the call, something ready */
+		ck_assert_int_eq(write(p[1], "e", 1), 1);
+		w = (struct waiter){ .fn = own_wait_cancelled_pending, .fd = fd, .result = k };
+		SPAWN(&w.t, w.fn, &w);
+		while (!seen(&w.entered)) sched_yield();
+		ck_assert_int_eq(pthread_cancel(w.t), 0);
+		mark(&w.done);
+		JOIN(w.t, &res);
+		ck_assert_ptr_eq(res, PTHREAD_CANCELED);
+		ck_assert_int_eq(w.result, k);   /* the wait never returned */
+		ck_assert_int_eq(read(p[0], res = (char[1]){ 0 }, 1), 1);
+	}
+	close(ep);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
 /* ---- the epoll backend (src/sysio/epoll.c): a wait set above the size
  * at which green switches to it (64 descriptors), then what could break
  * registrations kept across waits.  With GREEN_IO=select or poll the
@@ -1519,6 +1781,7 @@ Suite *suite_io(void)
 	if (GREEN_MODE) tcase_add_test(tc, close_wakes);   /* 1:1 read keeps waiting */
 	tcase_add_test(tc, own_poll_select);
 	tcase_add_test(tc, flags_unchanged);
+	tcase_add_test(tc, pipe_file_read_write);
 	tcase_add_test(tc, socket_read_write);
 	tcase_add_test(tc, send_recv_flags);
 	tcase_add_test(tc, socket_errors_once);
@@ -1527,6 +1790,10 @@ Suite *suite_io(void)
 	if (GREEN_MODE && ticking()) tcase_add_test(tc, acceptor_keeps_cpu);
 	tcase_add_test(tc, pair_flags_kept);
 	tcase_add_test(tc, peer_unknown_still_wakes);
+	tcase_add_test(tc, own_wait);
+	if (!explored()) tcase_add_test(tc, own_wait_timeout);   /* real time */
+	tcase_add_test(tc, own_wait_eintr);
+	tcase_add_cp_cancel_test(tc, own_wait_cancel);
 	/* one yield: a seeded schedule may pick the writer again */
 	if (GREEN_MODE && !explored()) tcase_add_test(tc, peer_write_wakes_reader);
 	if (GREEN_MODE) {

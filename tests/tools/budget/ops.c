@@ -36,7 +36,15 @@
  *   echoloop    the echo's yardstick: the same round trips made by one
  *               thread with a level-triggered epoll loop, as a
  *               hand-written event loop makes them (write, epoll_wait,
- *               read on each side), for budget.sh's system-call ratio
+ *               read on each side), for budget.sh's system-call ratio;
+ *               its instructions are an event loop's under green
+ *   ewait       an epoll_wait that finds its one event ready (a byte
+ *               left unread), in one thread: an event loop's usual wait
+ *   pready      a poll of one descriptor that finds it ready, in one
+ *               thread: a poll loop's usual wait
+ *   prw         rw on a pipe: a write of one byte and a read of it
+ *   frw         a write of one byte to a regular file, an lseek back
+ *               and a read of it
  *   rw          a write of one byte that fits and a read of one byte
  *               that finds it, on a socket pair, in one thread
  *   rawrw       the same two system calls made in line (x86_64): what
@@ -51,6 +59,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/epoll.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -261,6 +270,32 @@ int main(int argc, char **argv)
 		if (pair(echoer)) return 1;
 	} else if (!strcmp(op, "echoloop")) {
 		if (echoloop()) return 1;
+	} else if (!strcmp(op, "ewait")) {
+		struct epoll_event ev = { .events = EPOLLIN }, got;
+		int ep = epoll_create1(0);
+		char b = 'x';
+		if (ep < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sp) || write(sp[0], &b, 1) != 1) return 1;
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, sp[1], &ev)) return 1;
+		for (long i = 0; i < n; i++)
+			if (epoll_wait(ep, &got, 1, -1) != 1) return 1;
+	} else if (!strcmp(op, "prw")) {
+		char b = 'x';
+		if (pipe(sp)) return 1;
+		for (long i = 0; i < n; i++)
+			if (write(sp[1], &b, 1) != 1 || read(sp[0], &b, 1) != 1) return 1;
+	} else if (!strcmp(op, "frw")) {
+		char b = 'x', path[] = "/tmp/ops-frw-XXXXXX";
+		int fd = mkstemp(path);
+		if (fd < 0 || unlink(path)) return 1;
+		for (long i = 0; i < n; i++)
+			if (write(fd, &b, 1) != 1 || lseek(fd, -1, SEEK_CUR) < 0 || read(fd, &b, 1) != 1) return 1;
+	} else if (!strcmp(op, "pready")) {
+		struct pollfd pf = { .events = POLLIN };
+		char b = 'x';
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) || write(sp[0], &b, 1) != 1) return 1;
+		pf.fd = sp[1];
+		for (long i = 0; i < n; i++)
+			if (poll(&pf, 1, -1) != 1) return 1;
 	} else if (!strcmp(op, "rw") || !strcmp(op, "rawrw")) {
 		int raw = op[0] == 'r' && op[1] == 'a';
 		char b = 'x';
