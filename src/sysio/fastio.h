@@ -190,6 +190,20 @@ static inline struct green_fd *green_fast_entry(long fd, unsigned long len)
 	return &__green_fds[fd];
 }
 
+/* pread's or pwrite's system call (nr) of len bytes at offset ofs, at
+ * once when fd is a regular file, block device or directory
+ * (FD_NEVER_WAITS: the plain call, as the dispatch makes it); else, or
+ * on EFAULT, GREEN_IO_GENERAL (src/members/pread.c, pwrite.c) */
+static inline long green_file_at(long nr, int fd, const void *buf, size_t len, off_t ofs)
+{
+	struct green_fd *f = green_fast_entry(fd, len);
+	long r;
+
+	if (!f || f->kind != FD_NEVER_WAITS) return GREEN_IO_GENERAL;
+	r = __syscall(nr, fd, buf, len, __SYSCALL_LL_PRW(ofs));
+	return r == -EFAULT ? GREEN_IO_GENERAL : r;
+}
+
 /* fd's entry when the fast path takes a read or write of len bytes on
  * it as a socket's; else 0 */
 static inline struct green_fd *green_fast_fd(long fd, unsigned long len)

@@ -633,7 +633,8 @@ END_TEST
 
 /* ---- read and write on pipes (green makes them preadv2 and pwritev2
  * with RWF_NOWAIT, in a helper of read and write) and on regular files
- * (the plain calls there): what read and write do, kept */
+ * (the plain calls there, and pread's and pwrite's): what they do,
+ * kept */
 START_TEST(pipe_file_read_write)
 {
 	static char big[1 << 20];
@@ -700,8 +701,33 @@ START_TEST(pipe_file_read_write)
 		ck_assert_int_eq(errno, EFAULT);
 		ck_assert_int_eq(write(fd, 0, 1), -1);
 		ck_assert_int_eq(errno, EFAULT);
+		ck_assert_int_eq(pread(fd, 0, 1, 0), -1);
+		ck_assert_int_eq(errno, EFAULT);
+		ck_assert_int_eq(pwrite(fd, 0, 1, 0), -1);
+		ck_assert_int_eq(errno, EFAULT);
 	}
+	/* pread and pwrite (a regular file's: the plain calls too) at
+	 * offsets, the file position left where it was */
+	ck_assert_int_eq(pwrite(fd, "J", 1, 0), 1);
+	ck_assert_int_eq(pwrite(fd, "!", 1, 9), 1);
+	ck_assert_int_eq(pread(fd, b, sizeof b, 0), 8);
+	ck_assert_int_eq(memcmp(b, "Jello", 5), 0);
+	ck_assert_int_eq(pread(fd, b, 2, 8), 2);
+	ck_assert_int_eq(memcmp(b, "\0!", 2), 0);
+	ck_assert_int_eq(pread(fd, b, 1, 10), 0);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_CUR), 0);
+	ck_assert_int_eq(pread(fd, b, 1, -1), -1);
+	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_int_eq(close(fd), 0);
+	/* on a pipe: ESPIPE */
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(write(p[1], "x", 1), 1);
+	ck_assert_int_eq(pread(p[0], b, 1, 0), -1);
+	ck_assert_int_eq(errno, ESPIPE);
+	ck_assert_int_eq(pwrite(p[1], "x", 1, 0), -1);
+	ck_assert_int_eq(errno, ESPIPE);
+	ck_assert_int_eq(close(p[0]), 0);
+	ck_assert_int_eq(close(p[1]), 0);
 	ck_assert_int_eq(sigaction(SIGPIPE, &old, 0), 0);
 }
 END_TEST

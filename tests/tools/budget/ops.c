@@ -45,6 +45,8 @@
  *   prw         rw on a pipe: a write of one byte and a read of it
  *   frw         a write of one byte to a regular file, an lseek back
  *               and a read of it
+ *   pfrw        a pwrite of one byte to a regular file and a pread of
+ *               it, at offset 0
  *   rw          a write of one byte that fits and a read of one byte
  *               that finds it, on a socket pair, in one thread
  *   rawrw       the same two system calls made in line (x86_64): what
@@ -289,6 +291,12 @@ int main(int argc, char **argv)
 		if (fd < 0 || unlink(path)) return 1;
 		for (long i = 0; i < n; i++)
 			if (write(fd, &b, 1) != 1 || lseek(fd, -1, SEEK_CUR) < 0 || read(fd, &b, 1) != 1) return 1;
+	} else if (!strcmp(op, "pfrw")) {
+		char b = 'x', path[] = "/tmp/ops-pfrw-XXXXXX";
+		int fd = mkstemp(path);
+		if (fd < 0 || unlink(path)) return 1;
+		for (long i = 0; i < n; i++)
+			if (pwrite(fd, &b, 1, 0) != 1 || pread(fd, &b, 1, 0) != 1) return 1;
 	} else if (!strcmp(op, "pready")) {
 		struct pollfd pf = { .events = POLLIN };
 		char b = 'x';
