@@ -42,6 +42,7 @@
  *               left unread), in one thread: an event loop's usual wait
  *   pready      a poll of one descriptor that finds it ready, in one
  *               thread: a poll loop's usual wait
+ *   sready      the same with select
  *   prw         rw on a pipe: a write of one byte and a read of it
  *   frw         a write of one byte to a regular file, an lseek back
  *               and a read of it
@@ -62,6 +63,7 @@
 #include <sys/syscall.h>
 #include <sys/epoll.h>
 #include <poll.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -297,6 +299,15 @@ int main(int argc, char **argv)
 		if (fd < 0 || unlink(path)) return 1;
 		for (long i = 0; i < n; i++)
 			if (pwrite(fd, &b, 1, 0) != 1 || pread(fd, &b, 1, 0) != 1) return 1;
+	} else if (!strcmp(op, "sready")) {
+		char b = 'x';
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) || write(sp[0], &b, 1) != 1) return 1;
+		for (long i = 0; i < n; i++) {
+			fd_set r;
+			FD_ZERO(&r);
+			FD_SET(sp[1], &r);
+			if (select(sp[1] + 1, &r, 0, 0, 0) != 1 || !FD_ISSET(sp[1], &r)) return 1;
+		}
 	} else if (!strcmp(op, "pready")) {
 		struct pollfd pf = { .events = POLLIN };
 		char b = 'x';
