@@ -98,45 +98,61 @@ static inline long green_recv_nowait(int fd, void *buf, size_t len, int flags, v
 }
 
 /*
+ * One wait for fd's (entry f's) readiness to read: the usual one in
+ * line (io.h), io.c's otherwise, a cancellation point when cp.  0 when
+ * the call is to be tried, else the -errno it returns.
+ */
+static inline __attribute__((always_inline)) long green_sock_wait(int fd, struct green_fd *f, int cp)
+{
+	struct green_thread *self = __green_cur;
+	int w;
+
+	if (cp) self->canceling = 1;
+	GREEN_ENTER();
+	/* green_cancel_due, canceling known when cp (a store the section's
+	 * barrier would otherwise have read back) */
+	w = (cp || self->canceling) && self->cancel_pending && !self->cancel_disable ? ECANCELED
+	    : green_usual_wait(fd, EPOLLIN, f, io_key(fd, GREEN_IN), GW_FD);
+	GREEN_LEAVE();
+	if (cp) self->canceling = 0;
+	if (__builtin_expect(w < 0, 0)) w = __green_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_FD, cp);
+	return w ? __sysio_waited(w, cp) : 0;
+}
+
+/* fdio.c: the waits and tries after a try that found nothing again */
+hidden long __sysio_sock_recv_more(int fd, void *buf, size_t len, int flags, void *addr, void *alen, int cp);
+
+/*
  * A read of a socket (fd in the table) that found nothing (r -EAGAIN)
  * or waits first (r 0): wait for readiness, then try; a descriptor the
  * program made non-blocking gets the kernel's answer instead.  flags,
  * addr and alen are recvfrom's (GREEN_RECV_FLAGS but MSG_DONTWAIT), 0
- * for a read.  The wait
- * is the usual one in line (io.h), io.c's otherwise.  A read that
+ * for a read.  A read that
  * waited first and was woken by the first look at the kernel after it
  * parked, no other thread run in between, would have found its data by
  * trying: its descriptor's reads try first again (fdkind.c).  In line
  * in each caller (read.c has two): a call here would be a frame more on
- * every wait.
+ * every wait.  The first wait and try only: a try after it that finds
+ * nothing (another thread took the data first) goes on out of line,
+ * so that the usual path keeps no loop's values on its stack.
  */
 static inline __attribute__((always_inline)) long green_sock_recv(int fd, void *buf, size_t len, int flags,
                                                                void *addr, void *alen, int cp, long r)
 {
 	struct green_fd *f = &__green_fds[fd];
 	unsigned long sw = __green_nswitch;
-	int first = !r, w;
+	int first = !r;
 
 	/* what the callers looked at: the number has an entry (so the
 	 * wait's key is made with no mask) */
 	if ((unsigned long)fd >= GREEN_FDS_MAX) __builtin_unreachable();
 
 	if (green_fd_nonblocking(f, fd)) return first ? green_recv_nowait(fd, buf, len, flags, addr, alen) : r;
-	if (!first) green_fd_missed(f);
-	for (;;) {
-		struct green_thread *self = __green_cur;
-		if (cp) self->canceling = 1;
-		GREEN_ENTER();
-		w = green_cancel_due(self) ? ECANCELED : green_usual_wait(fd, EPOLLIN, f, io_key(fd, GREEN_IN), GW_FD);
-		GREEN_LEAVE();
-		if (cp) self->canceling = 0;
-		if (__builtin_expect(w < 0, 0)) w = __green_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_FD, cp);
-		if (w && (r = __sysio_waited(w, cp))) return r;
-		r = green_recv_nowait(fd, buf, len, flags, addr, alen);
-		if (r != -EAGAIN) break;
-		first = 0;
-	}
-	if (first && sw == __green_nswitch) f->miss = 0;   /* trying would have found it */
+	if (!first) green_fd_missed(f);   /* a try found nothing */
+	if ((r = green_sock_wait(fd, f, cp))) return r;
+	r = green_recv_nowait(fd, buf, len, flags, addr, alen);
+	if (__builtin_expect(r == -EAGAIN, 0)) return __sysio_sock_recv_more(fd, buf, len, flags, addr, alen, cp);
+	if (first && sw == __green_nswitch) f->miss = 0;   /* it waited first: trying would have found it */
 	return r;
 }
 

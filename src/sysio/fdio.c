@@ -292,6 +292,19 @@ hidden long __sysio_io_call(long nr, const long *a, int ev, int how, int flag_ar
 
 /* ---- a socket's read and write past the fast path (fastio.h) */
 
+hidden long __sysio_sock_recv_more(int fd, void *buf, size_t len, int flags, void *addr, void *alen, int cp)
+{
+	struct green_fd *f = &__green_fds[fd];
+	long r;
+
+	if ((unsigned long)fd >= GREEN_FDS_MAX) __builtin_unreachable();   /* as green_sock_recv's */
+	do {
+		if ((r = green_sock_wait(fd, f, cp))) return r;
+		r = green_recv_nowait(fd, buf, len, flags, addr, alen);
+	} while (r == -EAGAIN);
+	return r;
+}
+
 hidden long __sysio_sock_read(int fd, void *buf, size_t len, int cp, long r)
 {
 	return green_sock_read(fd, buf, len, cp, r);

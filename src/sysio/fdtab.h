@@ -81,7 +81,10 @@ hidden int __green_fd_nonblocking(int fd);
  * kernel only when the answer is not known in this era (fdkind.c). */
 static inline int green_fd_nonblocking(const struct green_fd *f, int fd)
 {
-	return f->nb >> 1 == __green_fd_era ? (int)(f->nb & 1) : __green_fd_nonblocking(fd);
+	unsigned blocking = __green_fd_era << 1;   /* the entry's word for "blocking" in this era */
+
+	if (__builtin_expect(f->nb == blocking, 1)) return 0;
+	return f->nb == (blocking | 1) ? 1 : __green_fd_nonblocking(fd);
 }
 
 /* fd's entry, or 0 beyond the table (a negative number included) */

@@ -54,15 +54,55 @@ hidden void __green_fd_pair(int a, int b)
 	green_fd_used(b);
 }
 
+/* Does node n wait to read? */
+static inline int reading(const struct green_io_node *n)
+{
+	return n->waiting && (n->events & EPOLLIN) && n->t->state == GS_BLOCKED;
+}
+
+/* The wake from node n on, any of its threads needing more than the
+ * usual wake below; then the section's end.  Out of line, where calls
+ * are made, so that the usual wake makes none and keeps no registers. */
+static __attribute__((noinline)) long wake_rest(struct green_io_node *n, long r)
+{
+	for (; n; n = n->next)
+		if (reading(n)) green_wake_sleeper(n->t);   /* runq.h */
+	GREEN_LEAVE();
+	return r;
+}
+
+static __attribute__((noinline)) long leave(long r)
+{
+	__green_leave();
+	return r;
+}
+
 /* r passes through, so that a write's fast path ends with a jump here
- * (write.c) */
+ * (write.c).  The usual wake, in line: a thread at level 0 with no
+ * deadline, while ticks run and no thread a tick preempted is at the run
+ * queue's tail, joins that tail as green_wake_sleeper would put it;
+ * every other goes to wake_rest. */
 hidden long __green_peer_wake(struct green_fd *p, long r)
 {
+	struct gq *q = &__green_runq.lv[0];
+
 	if (p->lgen != __green_epoll_lists) return r;   /* its list is from before a fork */
 	GREEN_ENTER();
-	for (struct green_io_node *n = p->head; n; n = n->next)
-		if (n->waiting && (n->events & EPOLLIN) && n->t->state == GS_BLOCKED)
-			green_wake_sleeper(n->t);   /* runq.h */
-	GREEN_LEAVE();
+	for (struct green_io_node *n = p->head; n; n = n->next) {
+		struct green_thread *t = n->t, *tail = q->tail;
+
+		if (!reading(n)) continue;
+		if (__builtin_expect(t->level | t->heap_idx | !__green_ticking, 0) || (tail && tail->computing))
+			return wake_rest(n, r);
+		if (t->q) gq_detach(t);
+		t->wake = 0;
+		t->wait = GW_NONE;
+		t->wait_obj = 0;
+		t->state = GS_RUNNABLE;
+		t->computing = 0;
+		runq_push_behind(t, 0, q, tail);
+	}
+	green_barrier();
+	if (!--__green_np && __green_pending.any) return leave(r);
 	return r;
 }

@@ -1719,6 +1719,75 @@ START_TEST(peer_write_wakes_reader)
 }
 END_TEST
 
+/* A reader with a deadline: a poll of the end for 60 s */
+static void *poller1(void *arg)
+{
+	struct waiter *w = arg;
+	struct pollfd p = { .fd = w->fd, .events = POLLIN };
+	ENTER(w);
+	return DONE(w, poll(&p, 1, 60000));
+}
+
+/* A reader above the main thread's level (SCHED_FIFO 1 in green's own
+ * scheduler, green mode only: docs/scheduling.md) */
+static void *fifo_reader1(void *arg)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	ck_assert_int_eq(pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp), 0);
+	return reader1(arg);
+}
+
+/* The wake's other ways (peer.c: the usual wake is in line, and a thread
+ * with a deadline, a thread above level 0, and the ones after it on the
+ * list go to wake_rest): two readers on one end, one parked in read and
+ * one in poll with a timeout, in either order on the end's list, both
+ * run at the writer's first yield (one write of two bytes, so that the
+ * poll finds one whichever runs first); a reader above the writer's level
+ * runs before the write returns (the end of the wake's section yields
+ * to it). */
+START_TEST(peer_write_wakes_every_reader)
+{
+	for (int order = 0; order < 2; order++) {
+		struct waiter a = { .fn = order ? poller1 : reader1 }, b = { .fn = order ? reader1 : poller1 };
+		int p[2], yields = 0;
+
+		make_pair(PAIR_SOCKET, p);
+		a.fd = b.fd = p[0];
+		start(&a);
+		start(&b);
+		ck_assert_int_eq(seen(&a.done) | seen(&b.done), 0);
+		/* two bytes: the poll still sees one when the read ran first */
+		ck_assert_int_eq(write(p[1], "xy", 2), 2);
+		while (!(seen(&a.done) && seen(&b.done)) && yields < 1000000) {
+			sched_yield();
+			yields++;
+		}
+		ck_assert_msg(yields == 1, "order %d: both readers ran after %d yields, not at the first", order, yields);
+		finish(&a);
+		finish(&b);
+		/* the poll saw a byte; the read took one */
+		ck_assert_int_eq(a.result + b.result, 2);
+		close(p[0]);
+		close(p[1]);
+	}
+	for (int kind = 0; kind < PAIR_KINDS; kind++) {
+		struct waiter w = { .fn = fifo_reader1 };
+		int p[2];
+
+		make_pair(kind, p);
+		w.fd = p[0];
+		start(&w);
+		ck_assert_int_eq(seen(&w.done), 0);
+		ck_assert_int_eq(write(p[1], "x", 1), 1);
+		ck_assert_msg(seen(&w.done), "kind %d: the reader above the writer did not run at the write", kind);
+		finish(&w);
+		ck_assert_int_eq(w.result, 1);
+		close(p[0]);
+		close(p[1]);
+	}
+}
+END_TEST
+
 /* The flags asked of pipe2 and socketpair are on both ends. */
 static void both_ends_flagged(int p[2])
 {
@@ -1822,6 +1891,7 @@ Suite *suite_io(void)
 	tcase_add_cp_cancel_test(tc, own_wait_cancel);
 	/* one yield: a seeded schedule may pick the writer again */
 	if (GREEN_MODE && !explored()) tcase_add_test(tc, peer_write_wakes_reader);
+	if (GREEN_MODE && !explored()) tcase_add_test(tc, peer_write_wakes_every_reader);
 	if (GREEN_MODE) {
 		tcase_add_test(tc, epoll_large_set);
 		tcase_add_test(tc, epoll_big_fds);

@@ -55,11 +55,13 @@ static inline int gq_empty(const struct gq *q) { return !q->head; }
  * caller that sets them at once (it queues the thread elsewhere) */
 static inline void gq_detach(struct green_thread *t)
 {
+	/* the links read once (a store through one may alias the other) */
 	struct gq *q = t->q;
-	if (t->q_prev) t->q_prev->q_next = t->q_next;
-	else q->head = t->q_next;
-	if (t->q_next) t->q_next->q_prev = t->q_prev;
-	else q->tail = t->q_prev;
+	struct green_thread *p = t->q_prev, *n = t->q_next;
+	if (p) p->q_next = n;
+	else q->head = n;
+	if (n) n->q_prev = p;
+	else q->tail = p;
 }
 
 /* t, on a queue, off it (__gq_remove is the out-of-line copy, which
