@@ -404,13 +404,20 @@ static void inject(const siginfo_t *si)
 hidden void __green_rec_point(void)
 {
 	siginfo_t si;
+	uint64_t p;
 	if (!__green_rmode || in_vfork) return;
-	__green_rec_points++;
+	p = ++__green_rec_points;
 	mix(__green_cur ? __green_cur->id : 0);
+	/* Signals are taken here only while this is still the last point.
+	 * A handler that reached points of its own (a tick's system calls)
+	 * has moved the count on, and a signal taken after it returns would
+	 * be written at a later point's number than the place it is taken:
+	 * the replay, taking it at that point inside the handler, would not
+	 * run the same way.  What is left waits for the next point. */
 	if (__green_rmode == GREEN_REC_RECORD) {
 		/* the oldest queued signal that is not blocked, until none; each
 		 * taken out before its handler runs (which may reach a point) */
-		while (qhead != qtail) {
+		while (qhead != qtail && __green_rec_points == p) {
 			uint64_t m = blocked_now();
 			unsigned i;
 			for (i = qhead; i != qtail && (m & BIT(queue[i % QLEN].si_signo)); i++) ;
@@ -425,7 +432,7 @@ hidden void __green_rec_point(void)
 			inject(&si);
 		}
 	} else {
-		while (trace_next_signal(__green_rec_points, &si)) {
+		while (__green_rec_points == p && trace_next_signal(p, &si)) {
 			mix(si.si_signo);
 			inject(&si);
 		}
