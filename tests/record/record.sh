@@ -5,7 +5,8 @@
 # the clocks, rdtsc and rdtscp — is recorded once, then replayed ten times: every replay
 # prints the same output and the same summary (events, points, signals
 # taken, and a hash over the schedule and every result), with separate
-# and with copied stacks, under a seeded schedule, and linked dynamically.  A replay of a
+# and with copied stacks, under a seeded schedule, and linked dynamically;
+# then thirty more recordings, each replayed once.  A replay of a
 # program that is not the recorded one stops at the first divergence and
 # names both sides.  On another CPU: GREEN_RECORDING and green-record refuse.
 . "$GREEN_SRC/tests/lib.sh"
