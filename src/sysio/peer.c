@@ -71,6 +71,9 @@ static __attribute__((noinline)) long wake_rest(struct green_io_node *n, long r)
 	return r;
 }
 
+/* GREEN_LEAVE's slow call (section.h), r kept: __green_peer_wake ends its
+ * section as GREEN_LEAVE does, with this call a jump, so that the usual
+ * wake keeps no register for r across it */
 static __attribute__((noinline)) long leave(long r)
 {
 	__green_leave();
