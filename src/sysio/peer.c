@@ -81,10 +81,10 @@ static __attribute__((noinline)) long leave(long r)
 }
 
 /* r passes through, so that a write's fast path ends with a jump here
- * (write.c).  The usual wake, in line: a thread at level 0 with no
- * deadline, while ticks run and no thread a tick preempted is at the run
- * queue's tail, joins that tail as green_wake_sleeper would put it;
- * every other goes to wake_rest. */
+ * (write.c).  The usual wake, in line: a thread runq.h calls plain (level
+ * 0, no deadline, ticks running, no preempted thread at the tail) joins
+ * level 0's tail as green_wake_sleeper would put it; every other goes to
+ * wake_rest. */
 hidden long __green_peer_wake(struct green_fd *p, long r)
 {
 	struct gq *q = &__green_runq.lv[0];
@@ -95,14 +95,8 @@ hidden long __green_peer_wake(struct green_fd *p, long r)
 		struct green_thread *t = n->t, *tail = q->tail;
 
 		if (!reading(n)) continue;
-		if (__builtin_expect(t->level | t->heap_idx | !__green_ticking, 0) || (tail && tail->computing))
-			return wake_rest(n, r);
-		if (t->q) gq_detach(t);
-		t->wake = 0;
-		t->wait = GW_NONE;
-		t->wait_obj = 0;
-		t->state = GS_RUNNABLE;
-		t->computing = 0;
+		if (__builtin_expect(!green_sleeper_plain(t, tail), 0)) return wake_rest(n, r);
+		green_sleeper_unwait(t);   /* runq.h */
 		runq_push_behind(t, 0, q, tail);
 	}
 	green_barrier();

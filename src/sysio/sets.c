@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sys/select.h>
 #include <signal.h>
 #include <string.h>
 #include <stdlib.h>
@@ -105,7 +106,7 @@ static long select_park(int n, unsigned long *const saved[3], uint64_t dl, int c
 
 /* The words of the three sets kept on the stack (FD_SETSIZE's worth);
  * more are kept on the heap */
-#define SELECT_LOCAL_WORDS (1024 / LONGBITS)
+#define SELECT_LOCAL_WORDS (FD_SETSIZE / LONGBITS)
 
 hidden long __sysio_select(int n, long *sets[3], uint64_t dl, long sigdata, int cp)
 {

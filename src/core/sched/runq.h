@@ -206,16 +206,6 @@ static inline void runq_ready(struct green_thread *t, int front)
 	if (!__green_ticking) __green_tick_arm();   /* two threads can run now */
 }
 
-/* The same for a thread whose descriptor became ready: a sleeper's
- * place (runq_push_sleeper). */
-static inline void runq_ready_sleeper(struct green_thread *t)
-{
-	t->state = GS_RUNNABLE;
-	t->computing = 0;
-	runq_push_sleeper(t);
-	if (!__green_ticking) __green_tick_arm();
-}
-
 /* Make a blocked t runnable with `why` as its wait's result, t already
  * off its wait queue and its deadline (a condition's signal, which has
  * popped it and deleted its deadline itself). */
@@ -256,17 +246,36 @@ static inline void green_wake(struct green_thread *t, int why, int front)
  * src/sysio/): a sleeper's place (runq_push_sleeper), woken with 0.
  * Always in line: each wake-up by I/O is one (GCC would otherwise call
  * a part of it out of line from the multiplexer's round). */
-static inline __attribute__((always_inline)) void green_wake_sleeper(struct green_thread *t)
+/* The part of green_wake_sleeper every wake-up by I/O makes: t (blocked,
+ * with no deadline) out of the kernel-wait queue, its links left for the
+ * run queue to set as t joins it, its wait over with 0, runnable; the
+ * caller queues it. */
+static inline __attribute__((always_inline)) void green_sleeper_unwait(struct green_thread *t)
 {
-	if (t->state != GS_BLOCKED) return;
-	/* out of the kernel-wait queue, in line (every wake-up by I/O); its
-	 * links are set again as it joins the run queue, below */
 	if (t->q) gq_detach(t);
-	if (t->heap_idx) __green_timer_del(t);
 	t->wake = 0;
 	t->wait = GW_NONE;
 	t->wait_obj = 0;
-	runq_ready_sleeper(t);
+	t->state = GS_RUNNABLE;
+	t->computing = 0;   /* it waited */
+}
+
+/* Does a blocked t, woken by I/O, go to the tail of level 0 with nothing
+ * more to do (tail, that level's tail)?  At level 0, no deadline, ticks
+ * running, no thread a tick preempted at the tail: runq_push_sleeper's
+ * usual case, with no call to make (peer.c's wake in line). */
+static inline int green_sleeper_plain(const struct green_thread *t, const struct green_thread *tail)
+{
+	return !(t->level | t->heap_idx | !__green_ticking) && !(tail && tail->computing);
+}
+
+static inline __attribute__((always_inline)) void green_wake_sleeper(struct green_thread *t)
+{
+	if (t->state != GS_BLOCKED) return;
+	if (t->heap_idx) __green_timer_del(t);
+	green_sleeper_unwait(t);   /* in line: every wake-up by I/O */
+	runq_push_sleeper(t);
+	if (!__green_ticking) __green_tick_arm();
 }
 
 /* the head of level l, which is not empty */
