@@ -112,7 +112,7 @@ static inline __attribute__((always_inline)) long green_sock_wait(int fd, struct
 	/* green_cancel_due, canceling known when cp (a store the section's
 	 * barrier would otherwise have read back) */
 	w = (cp || self->canceling) && self->cancel_pending && !self->cancel_disable ? ECANCELED
-	    : green_usual_wait(fd, EPOLLIN, f, io_key(fd, GREEN_IN), GW_FD);
+	    : green_usual_wait(self, fd, EPOLLIN, f, io_key(fd, GREEN_IN), GW_FD);
 	GREEN_LEAVE();
 	if (cp) self->canceling = 0;
 	if (__builtin_expect(w < 0, 0)) w = __green_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_FD, cp);

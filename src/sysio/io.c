@@ -122,7 +122,7 @@ static inline int usual_wait_section(struct green_thread *self, int fd, unsigned
 {
 	int r;
 	GREEN_ENTER();
-	r = green_cancel_due(self) ? ECANCELED : green_usual_wait(fd, ev, e, key, kind);
+	r = green_cancel_due(self) ? ECANCELED : green_usual_wait(self, fd, ev, e, key, kind);
 	GREEN_LEAVE();
 	return r;
 }

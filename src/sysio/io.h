@@ -94,16 +94,17 @@ extern hidden size_t __green_io_room;
  * peer.c; a connection thread waits on the same socket again and
  * again), marked waiting for the length of each, and the thread is
  * counted in __green_io_nfds, which says threads wait on the kernel.
- * fd's entry is e, ev the epoll bits it waits for.  Inside GREEN_ENTER,
+ * fd's entry is e, ev the epoll bits it waits for, self __green_cur
+ * (one register for it across the switch).  Inside GREEN_ENTER,
  * a pending cancel looked at; -1 when the wait is not the usual one
  * (io.c does the rest).  Always in line, with the block and the switch
  * (sched/block.h): out of line it was a frame more on every wait, 18
  * instructions of an echo's round trip.
  */
-static inline __attribute__((always_inline)) int green_usual_wait(int fd, unsigned ev, struct green_fd *e,
-                                                                const void *key, enum gwait kind)
+static inline __attribute__((always_inline)) int green_usual_wait(struct green_thread *self, int fd, unsigned ev,
+                                                                struct green_fd *e, const void *key,
+                                                                enum gwait kind)
 {
-	struct green_thread *self = __green_cur;
 	struct green_io_node *n = &self->io_node;
 	int epoll = __green_io_mode == GREEN_IO_EPOLL, r;
 
@@ -119,7 +120,7 @@ static inline __attribute__((always_inline)) int green_usual_wait(int fd, unsign
 	n->events = ev;
 	n->waiting = 1;
 	__green_io_nfds++;
-	r = green_park(epoll ? 0 : &__green_io_q, kind, key);   /* sched/block.h: in line */
+	r = green_park(self, epoll ? 0 : &__green_io_q, kind, key);   /* sched/block.h: in line */
 	__green_io_nfds--;
 	n->waiting = 0;
 	return r;

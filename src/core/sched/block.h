@@ -41,9 +41,11 @@ static inline __attribute__((always_inline)) struct green_thread *green_pick_nex
 	return next;
 }
 
-static inline __attribute__((always_inline)) int green_block(void)
+/* self: __green_cur, as the caller has it (one register for it across
+ * the switch, not a load after each section's barrier) */
+static inline __attribute__((always_inline)) int green_block(struct green_thread *self)
 {
-	struct green_thread *self = __green_cur, *next;
+	struct green_thread *next;
 
 	self->state = GS_BLOCKED;
 	next = green_pick_next();
@@ -55,16 +57,16 @@ static inline __attribute__((always_inline)) int green_block(void)
 }
 
 /* __green_park in line (gsched.h): the usual wait of the I/O layer, on
- * q (0: none) at its tail, no deadline, a pending cancel looked at */
-static inline __attribute__((always_inline)) int green_park(struct gq *q, enum gwait kind, const void *obj)
+ * q (0: none) at its tail, no deadline, a pending cancel looked at;
+ * self as green_block's */
+static inline __attribute__((always_inline)) int green_park(struct green_thread *self, struct gq *q,
+                                                          enum gwait kind, const void *obj)
 {
-	struct green_thread *self = __green_cur;
-
 	self->wake = 0;
 	self->wait = kind;
 	self->wait_obj = obj;
 	if (q) gq_append(q, self);
-	return green_block();
+	return green_block(self);
 }
 
 #endif

@@ -190,7 +190,7 @@ hidden void __green_woke_idling(struct green_thread *self)
  * and in the I/O layer's usual wait as well). */
 hidden int __green_block(void)
 {
-	return green_block();
+	return green_block(__green_cur);
 }
 
 /*
@@ -217,7 +217,7 @@ static inline __attribute__((always_inline)) int wait_on(struct gq *q, int first
 	if (q && first) __gq_push_first(q, self);
 	else if (q) __gq_push(q, self);
 	if (deadline != GREEN_NO_DEADLINE) __green_timer_add(self, deadline);
-	return green_block();
+	return green_block(self);
 }
 
 hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t deadline)
@@ -232,7 +232,7 @@ hidden int __green_wait(struct gq *q, enum gwait kind, const void *obj, uint64_t
  * already looked at.  Inside GREEN_ENTER. */
 hidden int __green_park(struct gq *q, enum gwait kind, const void *obj)
 {
-	return green_park(q, kind, obj);   /* block.h */
+	return green_park(__green_cur, q, kind, obj);   /* block.h */
 }
 
 /* The same, queued ahead of the waiters of the caller's own level. */
