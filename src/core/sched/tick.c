@@ -38,6 +38,7 @@
  * The fine period is the minimum granularity while threads wait on
  * descriptors (their readiness is looked at every tick: the latency of a
  * thread a descriptor wakes beside computing ones), else the slice.
+ * Under valgrind the granularity is the quantum (see where it is set).
  *
  * The slice: like Linux's, a target latency divided among the threads
  * that can run (the running one and the run queue's), never below the
@@ -162,6 +163,7 @@
 #include "signal/gsignal.h"
 #include "base/ktime.h"
 #include "sched/runq.h"
+#include "base/valgrind-glue.h"
 
 #define DEFAULT_QUANTUM_MS 10
 #define LATENCY_NS 6000000ull    /* the target latency divided among runnable threads */
@@ -576,6 +578,13 @@ hidden void __green_itimer_virtualise(void)
 	quantum = __green_config.quantum_us < 0 ? DEFAULT_QUANTUM_MS * 1000000ull
 	          : __green_config.quantum_us * 1000ull;
 	gran = quantum < GRAN_NS ? quantum : GRAN_NS;
+	/* Under valgrind the tool checks a system call's buffers before
+	 * the call, and a tick that comes during the check restarts the
+	 * call, check included: a write of a megabyte to a pipe takes longer
+	 * to check than a granularity, and it was begun again for seconds
+	 * before a check fitted between two ticks.  There, the fine ticks
+	 * come a quantum apart. */
+	if (GREEN_ON_VALGRIND()) gran = quantum;
 	if (!green_k_getitimer(ITIMER_REAL, &it) && (it.it_value.tv_sec || it.it_value.tv_usec)) {
 		alarm_at = now + it.it_value.tv_sec * 1000000000ull + it.it_value.tv_usec * 1000ull;
 		alarm_every = it.it_interval.tv_sec * 1000000000ull + it.it_interval.tv_usec * 1000ull;
