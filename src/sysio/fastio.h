@@ -84,13 +84,15 @@ hidden long __sysio_sock_write(int fd, const void *buf, size_t len, int flags, i
 hidden int __green_fd_wait(int fd, int events, uint64_t deadline, enum gwait kind, int cp);
 hidden long __sysio_waited(int r, int cp);
 
-/* sets.c: the wait of an epoll_wait (a: epoll_pwait's six arguments)
- * and of a poll (ms: its timeout) whose zero-timeout probe, made in
- * line by the caller, found nothing (src/members/epoll_wait.c,
- * poll_wait.c) */
+/* sets.c: the wait of an epoll_wait (a: epoll_pwait's six arguments),
+ * of a poll (ms: its timeout) and of a select (ts: its timeout, 0 for
+ * none) whose zero-timeout probe, made in line by the caller, found
+ * nothing (src/members/epoll_wait.c, poll_wait.c, select.c) */
 struct pollfd;
+struct timespec;
 hidden long __sysio_epoll_empty(const long *a, int cp);
 hidden long __sysio_poll_empty(struct pollfd *p, unsigned long n, int ms, int cp);
+hidden long __sysio_select_empty(int n, long *sets[3], const struct timespec *ts, int cp);
 
 static inline long green_recv_nowait(int fd, void *buf, size_t len, int flags, void *addr, void *alen)
 {

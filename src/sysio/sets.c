@@ -108,7 +108,9 @@ static long select_park(int n, unsigned long *const saved[3], uint64_t dl, int c
  * more are kept on the heap */
 #define SELECT_LOCAL_WORDS (FD_SETSIZE / LONGBITS)
 
-hidden long __sysio_select(int n, long *sets[3], uint64_t dl, long sigdata, int cp)
+/* select and pselect; empty: the program's own probe found nothing
+ * (src/members/select.c, which calls __sysio_select_empty) */
+static long select_from(int n, long *sets[3], uint64_t dl, long sigdata, int empty, int cp)
 {
 	size_t words = n > 0 ? (n + LONGBITS - 1) / LONGBITS : 0, bytes = words * sizeof(long);
 	unsigned long local[3 * SELECT_LOCAL_WORDS], *copy = local, *saved[3] = { 0 };
@@ -122,9 +124,9 @@ hidden long __sysio_select(int n, long *sets[3], uint64_t dl, long sigdata, int 
 	if (words > SELECT_LOCAL_WORDS && !(copy = malloc(3 * bytes))) return -ENOMEM;
 	for (int i = 0; i < 3; i++)
 		if (sets[i] && bytes) memcpy(saved[i] = copy + i * words, sets[i], bytes);
-	for (;;) {
-		struct timespec zero = { 0 };   /* writable, as in do_poll */
-		r = probe(__syscall(SYS_pselect6, n, sets[0], sets[1], sets[2], &zero, sigdata));
+	for (r = 0;; empty = 0) {
+		struct timespec zero = { 0 };   /* writable, as in poll_from */
+		if (!empty) r = probe(__syscall(SYS_pselect6, n, sets[0], sets[1], sets[2], &zero, sigdata));
 		if (r || __green_now() >= dl) break;
 		if ((r = select_park(n, saved, dl, cp)) < 0) break;
 		if (r) dl = 0;
@@ -133,6 +135,17 @@ hidden long __sysio_select(int n, long *sets[3], uint64_t dl, long sigdata, int 
 	}
 	if (copy != local) free(copy);
 	return r;
+}
+
+hidden long __sysio_select(int n, long *sets[3], uint64_t dl, long sigdata, int cp)
+{
+	return select_from(n, sets, dl, sigdata, 0, cp);
+}
+
+/* select's, whose probe found nothing: ts its timeout (0: none), no mask */
+hidden long __sysio_select_empty(int n, long *sets[3], const struct timespec *ts, int cp)
+{
+	return select_from(n, sets, ts_deadline(ts), 0, 1, cp);
 }
 
 /* epoll_pwait (a: its six arguments, the timeout in ms in a[3]);

@@ -492,6 +492,111 @@ START_TEST(own_poll_select)
 }
 END_TEST
 
+/* ---- select's answers, in line once threads exist (src/members/
+ * select.c) and musl's before: what is ready, a timeout of 0 that
+ * clears the sets, the timeout's errors, a closed descriptor, more than
+ * FD_SETSIZE descriptors, a wait whose sets must be whole again when
+ * the data comes, and the program's timeval never written */
+
+struct selector {
+	pthread_t t;
+	int fd, r;
+	struct timeval tv;
+	fd_set set;
+};
+
+static void *selector(void *arg)
+{
+	struct selector *s = arg;
+	s->r = select(s->fd + 1, &s->set, 0, 0, &s->tv);
+	return 0;
+}
+
+static void select_answers(void)
+{
+	int p[2], q[2], n;
+	fd_set r, w;
+	struct timeval tv;
+	unsigned long big[4096 / (8 * sizeof(unsigned long))] = { 0 };
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(pipe(q), 0);
+	n = (p[1] > q[1] ? p[1] : q[1]) + 1;
+	ck_assert_int_eq(write(p[1], "x", 1), 1);
+
+	/* readable and writable at once, each set answered */
+	FD_ZERO(&r); FD_ZERO(&w);
+	FD_SET(p[0], &r); FD_SET(q[0], &r); FD_SET(q[1], &w);
+	ck_assert_int_eq(select(n, &r, &w, 0, 0), 2);
+	ck_assert(FD_ISSET(p[0], &r) && !FD_ISSET(q[0], &r) && FD_ISSET(q[1], &w));
+
+	/* a timeout of 0 with nothing ready: 0, the sets cleared */
+	FD_ZERO(&r);
+	FD_SET(q[0], &r);
+	tv = (struct timeval){ 0, 0 };
+	ck_assert_int_eq(select(n, &r, 0, 0, &tv), 0);
+	ck_assert(!FD_ISSET(q[0], &r));
+
+	/* a negative part of the timeout: EINVAL, though a descriptor is
+	 * ready, and the sets as they were */
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	tv = (struct timeval){ 0, -1 };
+	errno = 0;
+	ck_assert_int_eq(select(n, &r, 0, 0, &tv), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert(FD_ISSET(p[0], &r));
+	tv = (struct timeval){ -1, 0 };
+	ck_assert_int_eq(select(n, &r, 0, 0, &tv), -1);
+	ck_assert_int_eq(errno, EINVAL);
+
+	/* microseconds of more than a second are carried, not refused */
+	tv = (struct timeval){ 0, 2500000 };
+	ck_assert_int_eq(select(n, &r, 0, 0, &tv), 1);
+	ck_assert_int_eq(tv.tv_sec, 0);
+	ck_assert_int_eq(tv.tv_usec, 2500000);
+
+	/* more than FD_SETSIZE descriptors, in the program's own array */
+	big[p[0] / (8 * sizeof(unsigned long))] |= 1ul << p[0] % (8 * sizeof(unsigned long));
+	ck_assert_int_eq(select(4096, (fd_set *)big, 0, 0, 0), 1);
+
+	/* a closed descriptor: EBADF */
+	close(q[0]);
+	FD_ZERO(&r);
+	FD_SET(q[0], &r);
+	errno = 0;
+	ck_assert_int_eq(select(n, &r, 0, 0, 0), -1);
+	ck_assert_int_eq(errno, EBADF);
+	ck_assert_int_eq(pipe(q), 0);
+
+	/* a wait: another thread selects on an empty pipe, with a long
+	 * timeout; the byte written when it waits is the answer, its set
+	 * holds that descriptor (put back whole after the first look found
+	 * nothing) and its timeval is as it was */
+	{
+		struct selector s = { .fd = q[0], .tv = { 60, 0 } };
+		FD_ZERO(&s.set);
+		FD_SET(q[0], &s.set);
+		SPAWN(&s.t, selector, &s);
+		for (int i = 0; i < 3; i++) sched_yield();
+		ck_assert_int_eq(write(q[1], "y", 1), 1);
+		JOIN(s.t, 0);
+		ck_assert_int_eq(s.r, 1);
+		ck_assert(FD_ISSET(q[0], &s.set));
+		ck_assert_int_eq(s.tv.tv_sec, 60);
+		ck_assert_int_eq(s.tv.tv_usec, 0);
+	}
+	close(p[0]); close(p[1]);
+	close(q[0]); close(q[1]);
+}
+
+START_TEST(select_semantics)
+{
+	select_answers();   /* threads exist from the second round on */
+	select_answers();
+}
+END_TEST
+
 /* ---- system, popen/pclose, posix_spawn while other threads run: each
  * command waits for a byte that the main thread writes only after it
  * computed, so a call that blocked the process would hang. */
@@ -1875,6 +1980,7 @@ Suite *suite_io(void)
 	if (!explored()) tcase_add_test(tc, zero_timeout_no_eintr);
 	if (GREEN_MODE) tcase_add_test(tc, close_wakes);   /* 1:1 read keeps waiting */
 	tcase_add_test(tc, own_poll_select);
+	tcase_add_test(tc, select_semantics);
 	tcase_add_test(tc, flags_unchanged);
 	tcase_add_test(tc, pipe_file_read_write);
 	tcase_add_test(tc, socket_read_write);
