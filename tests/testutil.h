@@ -62,6 +62,14 @@ static inline int explored(void)
 	return GREEN_MODE && s && *s;
 }
 
+/* run under an emulator (tests/lib.sh's GREEN_RUN: qemu-user, in a
+ * cross build), whose own limits some cases must step around */
+static inline int emulated(void)
+{
+	const char *e = getenv("GREEN_RUN");
+	return e && *e;
+}
+
 /* something preempts a thread that computes without a system call: a
  * kernel scheduler (1:1) or green's tick */
 static inline int ticking(void)

@@ -45,13 +45,6 @@
 
 /* ---- helpers */
 
-/* run under an emulator (tests/lib.sh's GREEN_RUN, a cross build) */
-static int emulated(void)
-{
-	const char *e = getenv("GREEN_RUN");
-	return e && *e;
-}
-
 /* A regular file in /tmp, already unlinked, opened O_RDWR | flags. */
 static int temp_file(int flags)
 {

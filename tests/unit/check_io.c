@@ -556,9 +556,10 @@ static void select_answers(void)
 	ck_assert_int_eq(tv.tv_sec, 0);
 	ck_assert_int_eq(tv.tv_usec, 2500000);
 
-	/* more than FD_SETSIZE descriptors, in the program's own array */
+	/* more than FD_SETSIZE descriptors, in the program's own array (not
+	 * under qemu-user, which itself aborts on such a set) */
 	big[p[0] / (8 * sizeof(unsigned long))] |= 1ul << p[0] % (8 * sizeof(unsigned long));
-	ck_assert_int_eq(select(4096, (fd_set *)big, 0, 0, 0), 1);
+	if (!emulated()) ck_assert_int_eq(select(4096, (fd_set *)big, 0, 0, 0), 1);
 
 	/* a closed descriptor: EBADF */
 	close(q[0]);

@@ -46,13 +46,8 @@ static int fails(long r)
 	return r == -1 ? errno : 0;
 }
 
-/* under an emulator (tests/lib.sh's GREEN_RUN, a cross build): kernel
- * threads are slow, and qemu-user lacks futex_waitv */
-static int emulated(void)
-{
-	const char *e = getenv("GREEN_RUN");
-	return e && *e;
-}
+/* emulated() (testutil.h): under qemu-user kernel threads are slow, and
+ * it lacks futex_waitv */
 
 /* ---- every test runs with a second thread alive, parked, so that from
  * the first call on the answers are green's (before a second thread
