@@ -3,7 +3,7 @@
  * and epoll_wait's (poll_wait.c, epoll_wait.c).  A select loop asks
  * because it expects a descriptor to be ready, and musl's way, through
  * __syscall_cp, the engine's dispatch and sets.c, cost 312 instructions
- * for that (glibc's select 153).  The engine's first step, a
+ * for that (glibc's select 152).  The engine's first step, a
  * zero-timeout pselect6, is made here; since it overwrites the sets, the
  * words of the three that name descriptors below n are kept on the stack
  * first.  Something ready, or a timeout of 0, is the answer (the kernel
