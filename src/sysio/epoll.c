@@ -16,8 +16,10 @@
  * a poll()/select() set one per entry, in the set's heap copy; never on a
  * stack, which copied stacks move.  A waiter links its nodes onto the
  * lists of their descriptors before it parks (with select and poll too,
- * for peer.c) and unlinks them when it runs again; a woken thread that
- * has not run yet is still linked, and its interest still counts.
+ * for peer.c) and unlinks them when it runs again, but for a thread's
+ * own node after the usual wait (io.h), which stays for the next; a
+ * woken thread that has not run yet is still linked, and its interest
+ * still counts.
  *
  * Level-triggered, lazily narrowed.  A registration asks for the union
  * of what the descriptor's waiters ever wanted since it was last
@@ -203,7 +205,7 @@ static void drop_list(struct green_fd *e)
 
 	for (; n; n = next) {
 		next = n->next;
-		n->linked = 0;
+		green_io_unlist(n);   /* io.h */
 	}
 	e->head = 0;
 }
@@ -262,12 +264,6 @@ static void thread_nodes(struct green_thread *t, struct green_io_node **n, size_
 	}
 }
 
-/* A thread in the usual wait (io.h): on no queue, its node waiting. */
-static int in_usual_wait(const struct green_thread *t)
-{
-	return t->state == GS_BLOCKED && !t->q && t->io_node.waiting && t->io_node.linked;
-}
-
 /* Register t's descriptors again; one always ready or closed wakes it
  * to retry.  0 or ENOSYS. */
 static int rearm(struct green_thread *t)
@@ -295,14 +291,14 @@ static int register_all(void)
 		if (rearm(t)) return ENOSYS;
 	}
 	for (struct green_thread *t = __green_all; t; t = t->all_next)
-		if (in_usual_wait(t) && rearm(t)) return ENOSYS;
+		if (green_in_usual_wait(t) && rearm(t)) return ENOSYS;
 	return 0;
 }
 
 hidden void __green_epoll_wake_usual(void)
 {
 	for (struct green_thread *t = __green_all; t; t = t->all_next)
-		if (in_usual_wait(t)) __green_wake(t, 0);
+		if (green_in_usual_wait(t)) __green_wake(t, 0);
 }
 
 /* A new instance with every waiter registered: at the first wait, after

@@ -117,8 +117,11 @@ static inline __attribute__((always_inline)) long green_sock_wait(int fd, struct
 	    : green_usual_wait(self, fd, EPOLLIN, f, io_key(fd, GREEN_IN), GW_FD);
 	GREEN_LEAVE();
 	if (cp) self->canceling = 0;
-	if (__builtin_expect(w < 0, 0)) w = __green_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_FD, cp);
-	return w ? __sysio_waited(w, cp) : 0;
+	if (__builtin_expect(w != 0, 0)) {   /* not the usual wait, or ended by a cancel or EBADF */
+		if (w < 0) w = __green_fd_wait(fd, GREEN_IN, GREEN_NO_DEADLINE, GW_FD, cp);
+		return w ? __sysio_waited(w, cp) : 0;
+	}
+	return 0;
 }
 
 /* fdio.c: the waits and tries after a try that found nothing again */

@@ -9,9 +9,12 @@
  * is one:
  *
  *   __green_fd_wait     one descriptor readable/writable/priority data.
- *                       The thread joins the kernel-wait queue; the
- *                       multiplexer (poll.c) wakes it when the kernel
- *                       reports the descriptor ready.
+ *                       The usual one (no deadline: io.h) waits on no
+ *                       queue, its node on the descriptor's list and on
+ *                       the list of every linked node; any other joins
+ *                       the kernel-wait queue.  The multiplexer (poll.c)
+ *                       wakes it when the kernel reports the descriptor
+ *                       ready.
  *   __green_fds_wait    the program's own poll()/select() set, with its
  *                       own timeout: the set is copied to the heap for
  *                       the duration of the wait.
@@ -66,6 +69,7 @@
 
 hidden struct gq __green_io_q;
 hidden size_t __green_io_nfds;
+hidden struct green_io_node *__green_io_linked;
 
 /* Park on the kernel-wait queue with nodes filled in for the epoll
  * backend (epoll.c), which may answer at once: EAGAIN (always ready:
@@ -89,6 +93,15 @@ static int io_park(enum gwait kind, const void *obj, struct green_io_node *nodes
 	}
 	GREEN_LEAVE();
 	return r;
+}
+
+hidden void __green_io_relink(struct green_io_node *n, int fd, struct green_fd *e)
+{
+	if (n->linked) green_epoll_unlink(n, &__green_fds[n->fd]);
+	n->t = __green_cur;
+	n->fd = fd;
+	green_epoll_link(n, e);
+	green_fd_used(fd);
 }
 
 /* poll's bits as epoll's (the same values on x86_64, not everywhere) */
@@ -179,6 +192,7 @@ static int set_has(const struct io_set *s, int fd)
 hidden void __green_fd_closed(int fd)
 {
 	struct green_thread *t, *next;
+	struct green_fd *e;
 
 	GREEN_ENTER();
 	/* with the epoll backend, the descriptor's own list (epoll.c) */
@@ -194,6 +208,10 @@ hidden void __green_fd_closed(int fd)
 			__green_wake(t, EBADF);
 		}
 	}
+	/* the usual waits, on no queue: on the descriptor's list */
+	if ((e = green_fd(fd)) && e->lgen == __green_epoll_lists)
+		for (struct green_io_node *n = e->head; n; n = n->next)
+			if (n == &n->t->io_node && green_in_usual_wait(n->t)) __green_wake(n->t, EBADF);
 	GREEN_LEAVE();
 }
 
@@ -203,6 +221,7 @@ hidden void __green_io_reset(void)
 {
 	__green_io_q.head = __green_io_q.tail = 0;
 	__green_io_nfds = 0;
+	__green_io_linked = 0;   /* the nodes of threads gone with them */
 	__green_epoll_reset();
 }
 

@@ -11,7 +11,6 @@
 #include "base/gconfig.h"
 #include "sched/block.h"
 #include "fdtab.h"
-#include "ioq.h"
 
 extern hidden size_t __green_io_nfds;   /* descriptors __green_io_q waits on, at most */
 
@@ -52,10 +51,15 @@ static inline int green_epoll_registered(const struct green_fd *e)
 	return e->inst == __green_epoll_inst;
 }
 
-/* n (fd, events set) onto e's list of waiters */
+/* Every linked node, whatever its descriptor (io.c): the select and
+ * poll rounds find the usual waits there (poll.c), which wait on no
+ * queue.  A node is on it exactly while its linked flag is set. */
+extern hidden struct green_io_node *__green_io_linked;
+
+/* n (fd, events set, not linked) onto e's list of waiters */
 static inline void green_epoll_link(struct green_io_node *n, struct green_fd *e)
 {
-	struct green_io_node *h = e->head;
+	struct green_io_node *h = e->head, *l = __green_io_linked;
 
 	if (__builtin_expect(e->lgen != __green_epoll_lists, 0)) {
 		e->lgen = __green_epoll_lists;
@@ -65,7 +69,33 @@ static inline void green_epoll_link(struct green_io_node *n, struct green_fd *e)
 	n->next = h;
 	if (h) h->prev = n;
 	e->head = n;
+	n->lprev = 0;
+	n->lnext = l;
+	if (l) l->lprev = n;
+	__green_io_linked = n;
 	n->linked = 1;
+}
+
+/* The usual wait's node (below) onto fd's (entry e's) list, off the
+ * one it stayed on (io.c: out of line, where the registers it needs
+ * cost the usual wait nothing) */
+hidden void __green_io_relink(struct green_io_node *n, int fd, struct green_fd *e);
+
+/* Is t in the usual wait (below) now: blocked on no queue, its own
+ * node linked and waiting? */
+static inline int green_in_usual_wait(const struct green_thread *t)
+{
+	return t->state == GS_BLOCKED && !t->q && t->io_node.waiting && t->io_node.linked;
+}
+
+/* n, linked, off the list of every linked node only (its descriptor's
+ * list dropped whole: epoll.c) */
+static inline void green_io_unlist(struct green_io_node *n)
+{
+	if (n->lprev) n->lprev->lnext = n->lnext;
+	else __green_io_linked = n->lnext;
+	if (n->lnext) n->lnext->lprev = n->lprev;
+	n->linked = 0;
 }
 
 static inline void green_epoll_unlink(struct green_io_node *n, struct green_fd *e)
@@ -73,7 +103,7 @@ static inline void green_epoll_unlink(struct green_io_node *n, struct green_fd *
 	if (n->prev) n->prev->next = n->next;
 	else if (e->lgen == __green_epoll_lists) e->head = n->next;
 	if (n->next) n->next->prev = n->prev;
-	n->linked = 0;
+	green_io_unlist(n);
 }
 
 /* poll.c: how many descriptors select and poll may wait on with no
@@ -84,16 +114,17 @@ extern hidden size_t __green_io_room;
 /*
  * The usual wait, in one piece: one descriptor, no deadline, nothing to
  * tell the kernel, nothing to decide.  With the epoll backend, the
- * descriptor is registered for what the thread wants, and the thread
- * queues on nothing; with select or poll, the round's arrays have room
- * for one more descriptor without a change of backend, and the thread
- * joins the kernel-wait queue at its tail (green_park, sched/block.h: the round
- * gathers every waiter, whatever their order; poll.c).
- * Either way the thread's own node stays on the descriptor's list after
- * the wait (epoll.c finds waiters there, and so does a peer's write,
- * peer.c; a connection thread waits on the same socket again and
+ * descriptor is registered for what the thread wants; with select or
+ * poll, the round's arrays have room for one more descriptor without a
+ * change of backend.  Either way the thread queues on nothing: its own
+ * node stays on the descriptor's list and on the list of every linked
+ * node after the wait (epoll.c finds waiters on the first, a peer's
+ * write too, peer.c, and the select and poll rounds on the second,
+ * poll.c; a connection thread waits on the same socket again and
  * again), marked waiting for the length of each, and the thread is
  * counted in __green_io_nfds, which says threads wait on the kernel.
+ * (The kernel-wait queue took it at its tail and the wake off it again,
+ * 38 instructions of an echo's round trip.)
  * fd's entry is e, ev the epoll bits it waits for, self __green_cur
  * (one register for it across the switch).  Inside GREEN_ENTER,
  * a pending cancel looked at; -1 when the wait is not the usual one
@@ -110,17 +141,11 @@ static inline __attribute__((always_inline)) int green_usual_wait(struct green_t
 
 	if (epoll ? !green_epoll_registered(e) || (e->reg & ev) != ev : __green_io_nfds >= __green_io_room)
 		return -1;
-	if (__builtin_expect(!n->linked || n->fd != fd, 0)) {
-		if (n->linked) green_epoll_unlink(n, &__green_fds[n->fd]);
-		n->t = self;
-		n->fd = fd;
-		green_epoll_link(n, e);
-		green_fd_used(fd);
-	}
+	if (__builtin_expect(!n->linked || n->fd != fd, 0)) __green_io_relink(n, fd, e);
 	n->events = ev;
 	n->waiting = 1;
 	__green_io_nfds++;
-	r = green_park(self, epoll ? 0 : &__green_io_q, kind, key);   /* sched/block.h: in line */
+	r = green_park(self, 0, kind, key);   /* sched/block.h: in line */
 	__green_io_nfds--;
 	n->waiting = 0;
 	return r;

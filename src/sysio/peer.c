@@ -25,10 +25,10 @@
  * backend as before, and a write from anywhere else (another process
  * after fork, a dup'ed number, a raw system call) wakes them as before.
  *
- * Whose list.  Waiters are on the peer's list of nodes (fdtab.h): the
- * epoll backend keeps them there, and select and poll link them too
- * while they wait (poll.c), so that the wake walks the peer's waiters
- * alone.  A number's peer is forgotten with the number (fdkind.c), on
+ * Whose list.  Waiters are on the peer's list of nodes (fdtab.h): a
+ * thread's own node stays there between its usual waits (io.h), and the
+ * nodes of any other wait are linked for its length (epoll.c, poll.c),
+ * so that the wake walks the peer's waiters alone.  A number's peer is forgotten with the number (fdkind.c), on
  * both ends.
  */
 /* <sys/epoll.h> brings musl's <endian.h>, whose byte-swap helpers GCC's

@@ -7,8 +7,10 @@
  * on a switch or a yield: a busy yield makes no system call.
  *
  * With select or poll, one round gathers what every thread on the
- * kernel-wait queue (io.c) waits for into one array of struct pollfd —
- * the union of all waits, one entry per descriptor and waiter — asks a
+ * kernel-wait queue (io.c) and every thread in the usual wait (io.h:
+ * on no queue, found on the list of every linked node) waits for into
+ * one array of struct pollfd — the union of all waits, one entry per
+ * descriptor and waiter — asks a
  * backend to wait on it, and wakes each thread with at least one ready
  * entry.  A woken thread retries its call; it never trusts the readiness.
  *
@@ -120,7 +122,9 @@ static size_t add(size_t n, int fd, short events, struct green_thread *t)
 	return n + 1;
 }
 
-/* The union of all kernel waits. */
+/* The union of all kernel waits: the kernel-wait queue's, then the
+ * usual waits (io.h), which queue on nothing, from the list of every
+ * linked node (a thread's own node stays there between its waits). */
 static size_t gather(void)
 {
 	struct green_thread *t;
@@ -134,6 +138,11 @@ static size_t gather(void)
 		} else {
 			n = add(n, io_key_fd(t->wait_obj), key_events(io_key_ev(t->wait_obj)), t);
 		}
+	}
+	for (struct green_io_node *l = __green_io_linked; l; l = l->lnext) {
+		t = l->t;
+		if (l == &t->io_node && green_in_usual_wait(t))
+			n = add(n, io_key_fd(t->wait_obj), key_events(io_key_ev(t->wait_obj)), t);
 	}
 	return n;
 }

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -1959,6 +1960,89 @@ START_TEST(peer_unknown_still_wakes)
 }
 END_TEST
 
+/* ---- the usual waits of many threads, each moving between descriptors:
+ * the multiplexer's round gathers each where it waits now (the list of
+ * every linked node, poll.c), and a close wakes the waiter of its
+ * descriptor alone.  The writes go through dups of the write ends, which
+ * are nobody's peers: only the round can wake the readers. */
+
+#define NUSUAL 6
+
+static sem_t usual_ready;   /* posted by each reader before each read */
+
+struct usual {
+	pthread_t t;
+	int rd[2];          /* read ends of two pipes, read in turn */
+	long got[3];
+	char c[3];
+};
+
+/* Each read follows its post with no switch between them in green's
+ * cooperative mode: the reader parks before main runs again. */
+static void *usual_reader(void *arg)
+{
+	struct usual *u = arg;
+
+	for (int k = 0; k < 3; k++) {
+		sem_post(&usual_ready);
+		u->got[k] = read(u->rd[k & 1], &u->c[k], 1);
+	}
+	return 0;
+}
+
+START_TEST(usual_waits_gathered)
+{
+	struct usual u[NUSUAL] = { 0 };
+	struct waiter x = { .fn = reader };
+	int wr[NUSUAL][2], p[2], closing[2];
+
+	ck_assert_int_eq(sem_init(&usual_ready, 0, 0), 0);
+	for (int i = 0; i < NUSUAL; i++)
+		for (int j = 0; j < 2; j++) {
+			ck_assert_int_eq(pipe(p), 0);
+			u[i].rd[j] = p[0];
+			wr[i][j] = dup(p[1]);   /* not the read end's peer */
+			ck_assert_int_ge(wr[i][j], 0);
+			close(p[1]);
+		}
+	for (int i = 0; i < NUSUAL; i++) SPAWN(&u[i].t, usual_reader, &u[i]);
+	if (GREEN_MODE) {
+		/* a reader more, of a descriptor closed under it */
+		ck_assert_int_eq(pipe(closing), 0);
+		x.fd = closing[0];
+		start(&x);
+	}
+	for (int k = 0; k < 3; k++) {
+		/* every reader at its k-th read; main's wait is the idle wait
+		 * that gathers them once they all wait */
+		for (int i = 0; i < NUSUAL; i++) ck_assert_int_eq(sem_wait(&usual_ready), 0);
+		if (GREEN_MODE && k == 1) {
+			close(closing[0]);   /* wakes x alone, with EBADF */
+			finish(&x);
+			ck_assert_int_eq(x.result, -1);
+			for (int i = 0; i < NUSUAL; i++) ck_assert_int_eq(u[i].got[1], 0);
+		}
+		for (int i = NUSUAL; i--; ) {   /* the last to wait first */
+			char c = (char)('a' + 3 * i + k);
+			ck_assert_int_eq(write(wr[i][k & 1], &c, 1), 1);
+		}
+	}
+	for (int i = 0; i < NUSUAL; i++) {
+		JOIN(u[i].t, 0);
+		for (int k = 0; k < 3; k++) {
+			ck_assert_int_eq(u[i].got[k], 1);
+			ck_assert_int_eq(u[i].c[k], 'a' + 3 * i + k);
+		}
+		for (int j = 0; j < 2; j++) {
+			close(u[i].rd[j]);
+			close(wr[i][j]);
+		}
+	}
+	if (GREEN_MODE) close(closing[1]);
+	sem_destroy(&usual_ready);
+}
+END_TEST
+
 Suite *suite_io(void)
 {
 	Suite *s = suite_create("io");
@@ -1992,6 +2076,7 @@ Suite *suite_io(void)
 	if (GREEN_MODE && ticking()) tcase_add_test(tc, acceptor_keeps_cpu);
 	tcase_add_test(tc, pair_flags_kept);
 	tcase_add_test(tc, peer_unknown_still_wakes);
+	tcase_add_test(tc, usual_waits_gathered);
 	tcase_add_test(tc, own_wait);
 	if (!explored()) tcase_add_test(tc, own_wait_timeout);   /* real time */
 	tcase_add_test(tc, own_wait_eintr);

@@ -86,16 +86,18 @@ enum gwait {
 enum gstate { GS_RUNNING, GS_RUNNABLE, GS_BLOCKED, GS_EXITED };
 
 /* One thread's interest in one descriptor, on that descriptor's list
- * while the epoll backend keeps registrations (epoll.c).  A thread's own
- * node (green_thread.io_node) stays linked after its wait, for the next
- * one on the same descriptor (src/sysio/io.h); waiting says whether it
- * is in a wait now. */
+ * (src/sysio/epoll.c, peer.c) and on the list of every linked node
+ * (__green_io_linked: select and poll gather the usual waits from it)
+ * while linked.  A thread's own node (green_thread.io_node) stays linked
+ * after its wait, for the next one on the same descriptor
+ * (src/sysio/io.h); waiting says whether it is in a wait now. */
 struct green_io_node {
 	struct green_io_node *next, *prev;   /* prev 0: the list's head */
 	struct green_thread *t;
 	int fd;
 	unsigned events;                     /* EPOLL* bits */
 	unsigned char linked, waiting;
+	struct green_io_node *lnext, *lprev; /* every linked node; lprev 0: the first */
 };
 
 /* Stack modes (green_thread.stack_mode). */

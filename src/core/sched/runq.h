@@ -247,9 +247,10 @@ static inline void green_wake(struct green_thread *t, int why, int front)
  * Always in line: each wake-up by I/O is one (GCC would otherwise call
  * a part of it out of line from the multiplexer's round). */
 /* The part of green_wake_sleeper every wake-up by I/O makes: t (blocked,
- * with no deadline) out of the kernel-wait queue, its links left for the
- * run queue to set as t joins it, its wait over with 0, runnable; the
- * caller queues it. */
+ * with no deadline) out of the kernel-wait queue if it is on it (the
+ * usual wait, src/sysio/io.h, is on none), its links left for the run
+ * queue to set as t joins it, its wait over with 0, runnable; the caller
+ * queues it. */
 static inline __attribute__((always_inline)) void green_sleeper_unwait(struct green_thread *t)
 {
 	if (t->q) gq_detach(t);
