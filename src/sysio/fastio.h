@@ -193,14 +193,12 @@ static inline long green_fast_io(long nr, long fd, long buf, long len, int cp)
 }
 
 /* May the caller take a fast path?  Threads exist, and it is not a
- * posix_spawn child (kcrit: gthread.h) and has no cancel pending. */
+ * posix_spawn child (kcrit) and has no cancel pending: one byte of the
+ * running thread's (io_slow, gthread.h; the initial thread's says
+ * whether threads exist). */
 static inline int green_fast_caller(void)
 {
-	struct green_thread *self;
-
-	if (!green_active()) return 0;
-	self = __green_cur;
-	return !(self->kcrit | self->cancel_pending);
+	return !__green_cur->io_slow;
 }
 
 /* fd's entry when a read or write of len bytes on it may take a fast

@@ -100,6 +100,13 @@ struct green_io_node {
 	struct green_io_node *lnext, *lprev; /* every linked node; lprev 0: the first */
 };
 
+/* Why a thread's calls keep off the fast I/O paths (green_thread.io_slow,
+ * one byte, so that those paths look once): the library not threaded
+ * yet (the initial thread's, until __green_init ends: create.c), all
+ * signals blocked in the kernel (kcrit: sigcalls.c), a cancel pending
+ * (cancel.c).  Set and cleared with the fields they stand for. */
+enum { GREEN_SLOW_UNSTARTED = 1, GREEN_SLOW_KCRIT = 2, GREEN_SLOW_CANCEL = 4 };
+
 /* Stack modes (green_thread.stack_mode). */
 enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };
 
@@ -257,6 +264,8 @@ struct green_thread {
 	 * bit s-1 of a set stands for signal s. */
 	unsigned char intr_restart;    /* the last handler that interrupted had SA_RESTART */
 	unsigned char kcrit;           /* all signals blocked in the kernel (posix_spawn) */
+	unsigned char io_slow;         /* GREEN_SLOW_*: why its calls keep off the fast I/O
+	                                  paths (src/sysio/fastio.h); 0 for most */
 	unsigned char in_tick;         /* in the tick handler that preempted it (tick.c) */
 	unsigned char computing;       /* it left the CPU last by a tick's preemption, not by
 	                                  waiting: runnable, it queues behind threads that

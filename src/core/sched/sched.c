@@ -67,6 +67,7 @@ hidden struct green_thread __green_main = {
 	.magic = GREEN_MAGIC,
 	.id = 1,
 	.state = GS_RUNNING,
+	.io_slow = GREEN_SLOW_UNSTARTED,
 	.tsd = main_tsd,
 };
 hidden struct green_thread *__green_cur = &__green_main;

@@ -55,6 +55,7 @@ hidden int __green_sigmask(int how, const sigset_t *set, sigset_t *old)
 	if (self->kcrit) {
 		/* leaving posix_spawn's all-blocked section */
 		self->kcrit = 0;
+		self->io_slow &= ~GREEN_SLOW_KCRIT;
 		__syscall(SYS_rt_sigprocmask, SIG_SETMASK, &(uint64_t){ 0 }, 0, _NSIG / 8);
 	}
 	if (!set) return 0;
@@ -64,6 +65,7 @@ hidden int __green_sigmask(int how, const sigset_t *set, sigset_t *old)
 		if (__green_sigbits(set) == ~0ULL) {
 			/* musl's posix_spawn: the vfork child must not take signals */
 			self->kcrit = 1;
+			self->io_slow |= GREEN_SLOW_KCRIT;
 			__syscall(SYS_rt_sigprocmask, SIG_BLOCK, set, 0, _NSIG / 8);
 		}
 		self->sigmask |= b;

@@ -47,6 +47,7 @@ int pthread_cancel(pthread_t p)
 	if (t->state == GS_EXITED) return t->detached ? ESRCH : 0;
 	GREEN_ENTER();
 	t->cancel_pending = 1;
+	t->io_slow |= GREEN_SLOW_CANCEL;
 	/* deferred: only a wait that is a cancellation point; asynchronous:
 	 * any wait (a mutex, a self-deadlock), acted on when it is
 	 * switched in (__green_cancel_async), as glibc does at once */

@@ -85,6 +85,7 @@ hidden void __green_init(void)
 	__green_guard_init();
 	if (__green_config.debug & GREEN_DEBUG_CHECKS) __green_switch_kind |= GREEN_SWITCH_CHECK;
 	__green_started = 1;
+	__green_main.io_slow &= ~GREEN_SLOW_UNSTARTED;
 }
 
 /* The crt0 hook (crt/entry.h), called before main.  Not hidden: in a
