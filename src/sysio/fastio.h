@@ -144,13 +144,15 @@ hidden long __sysio_sock_recv_more(int fd, void *buf, size_t len, int flags, voi
 static inline __attribute__((always_inline)) long green_sock_recv(int fd, void *buf, size_t len, int flags,
                                                                void *addr, void *alen, int cp, long r)
 {
-	struct green_fd *f = &__green_fds[fd];
+	struct green_fd *f;
 	unsigned long sw = __green_nswitch;
 	int first = !r;
 
 	/* what the callers looked at: the number has an entry (so the
 	 * wait's key is made with no mask) */
 	if ((unsigned long)fd >= GREEN_FDS_MAX) __builtin_unreachable();
+	f = &__green_fds[(unsigned long)fd];
+	__asm__("" : "+r"(f));   /* one address, not made again after each call GCC sees */
 
 	if (green_fd_nonblocking(f, fd)) return first ? green_recv_nowait(fd, buf, len, flags, addr, alen) : r;
 	if (!first) green_fd_missed(f);   /* a try found nothing */

@@ -55,10 +55,12 @@ enum { LST_UNKNOWN, LST_GREEN, LST_PROGRAM };
 #define GREEN_FDS_MAX (1u << 20)
 #define FD_MISS_TRUST 2
 
-/* A read of f's descriptor found nothing first: one miss more. */
+/* A read of f's descriptor found nothing first: one miss more (ticks
+ * running only; the quantum looked at first, so that under
+ * GREEN_QUANTUM_MS=0 the look is one test). */
 static inline void green_fd_missed(struct green_fd *f)
 {
-	if (f->miss < FD_MISS_TRUST && __green_config.quantum_us) f->miss++;
+	if (__green_config.quantum_us && f->miss < FD_MISS_TRUST) f->miss++;
 }
 
 extern hidden struct green_fd __green_fds[GREEN_FDS_MAX];

@@ -91,6 +91,7 @@ hidden long __green_peer_wake(struct green_fd *p, long r)
 
 	if (p->lgen != __green_epoll_lists) return r;   /* its list is from before a fork */
 	GREEN_ENTER();
+	if (__builtin_expect(!__green_ticking, 0)) return wake_rest(p->head, r);   /* the ticks to start */
 	for (struct green_io_node *n = p->head; n; n = n->next) {
 		struct green_thread *t = n->t, *tail = q->tail;
 

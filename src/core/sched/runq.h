@@ -263,11 +263,12 @@ static inline __attribute__((always_inline)) void green_sleeper_unwait(struct gr
 
 /* Does a blocked t, woken by I/O, go to the tail of level 0 with nothing
  * more to do (tail, that level's tail)?  At level 0, no deadline, ticks
- * running, no thread a tick preempted at the tail: runq_push_sleeper's
- * usual case, with no call to make (peer.c's wake in line). */
+ * running (which the caller has looked at), no thread a tick preempted
+ * at the tail: runq_push_sleeper's usual case, with no call to make
+ * (peer.c's wake in line). */
 static inline int green_sleeper_plain(const struct green_thread *t, const struct green_thread *tail)
 {
-	return !(t->level | t->heap_idx | !__green_ticking) && !(tail && tail->computing);
+	return !(t->level | t->heap_idx) && !(tail && tail->computing);
 }
 
 static inline __attribute__((always_inline)) void green_wake_sleeper(struct green_thread *t)
