@@ -82,9 +82,9 @@ static __attribute__((noinline)) long leave(long r)
 
 /* r passes through, so that a write's fast path ends with a jump here
  * (write.c).  The usual wake, in line: a thread runq.h calls plain (level
- * 0, no deadline, ticks running, no preempted thread at the tail) joins
- * level 0's tail as green_wake_sleeper would put it; every other goes to
- * wake_rest. */
+ * 0, no deadline, in the usual wait: on no queue), while ticks run and
+ * no preempted thread is at the tail, joins level 0's tail as
+ * green_wake_sleeper would put it; every other goes to wake_rest. */
 hidden long __green_peer_wake(struct green_fd *p, long r)
 {
 	struct gq *q = &__green_runq.lv[0];
@@ -96,8 +96,14 @@ hidden long __green_peer_wake(struct green_fd *p, long r)
 		struct green_thread *t = n->t, *tail = q->tail;
 
 		if (!reading(n)) continue;
-		if (__builtin_expect(!green_sleeper_plain(t, tail), 0)) return wake_rest(n, r);
-		green_sleeper_unwait(t);   /* runq.h */
+		if (__builtin_expect(!green_sleeper_plain(t), 0)) return wake_rest(n, r);
+		if (!tail) {   /* level 0 empty: t alone on it */
+			green_sleeper_unwait_off(t);   /* runq.h */
+			runq_push_behind(t, 0, q, 0);
+			continue;
+		}
+		if (__builtin_expect(tail->computing, 0)) return wake_rest(n, r);
+		green_sleeper_unwait_off(t);
 		runq_push_behind(t, 0, q, tail);
 	}
 	green_barrier();

@@ -251,6 +251,16 @@ static inline void green_wake(struct green_thread *t, int why, int front)
  * usual wait, src/sysio/io.h, is on none), its links left for the run
  * queue to set as t joins it, its wait over with 0, runnable; the caller
  * queues it. */
+static inline __attribute__((always_inline)) void green_sleeper_unwait_off(struct green_thread *t)
+{
+	t->wake = 0;
+	t->wait = GW_NONE;
+	t->wait_obj = 0;
+	t->state = GS_RUNNABLE;
+	t->computing = 0;   /* it waited */
+}
+
+/* the same for a t that may be on the kernel-wait queue */
 static inline __attribute__((always_inline)) void green_sleeper_unwait(struct green_thread *t)
 {
 	if (t->q) gq_detach(t);
@@ -262,13 +272,14 @@ static inline __attribute__((always_inline)) void green_sleeper_unwait(struct gr
 }
 
 /* Does a blocked t, woken by I/O, go to the tail of level 0 with nothing
- * more to do (tail, that level's tail)?  At level 0, no deadline, ticks
- * running (which the caller has looked at), no thread a tick preempted
- * at the tail: runq_push_sleeper's usual case, with no call to make
- * (peer.c's wake in line). */
-static inline int green_sleeper_plain(const struct green_thread *t, const struct green_thread *tail)
+ * more to do?  At level 0, no deadline, on no queue (the usual wait,
+ * src/sysio/io.h), ticks running (which the caller has looked at):
+ * runq_push_sleeper's usual case, with no call to make (peer.c's wake
+ * in line), once the caller has seen no thread a tick preempted at the
+ * tail. */
+static inline int green_sleeper_plain(const struct green_thread *t)
 {
-	return !(t->level | t->heap_idx) && !(tail && tail->computing);
+	return !(t->level | t->heap_idx | (uintptr_t)t->q);
 }
 
 static inline __attribute__((always_inline)) void green_wake_sleeper(struct green_thread *t)
