@@ -250,8 +250,10 @@ def describe_wait(t):
             s = "sigwait for {%s}" % ", ".join(names)
         elif lay.has("thread.sigwait_set"):
             s = "signal (sigsuspend or pause)"
-    elif kind == "GW_CHILD" and not _on_io_queue(t):
-        # no pidfd: polled, and wait_obj is waitpid's pid argument
+    elif kind == "GW_CHILD" and not _on_io_queue(t) and t.deadline is not None:
+        # no pidfd: polled (a retry's deadline, on no queue), and wait_obj
+        # is waitpid's pid argument; a pidfd's usual wait is on no queue
+        # either, but has no deadline
         pid = o - (1 << 64) if o >> 63 else o
         s = ("child process %d" % pid if pid > 0 else "any child process" if pid == -1
              else "a child in its process group" if pid == 0

@@ -63,7 +63,7 @@ section() {
 # ---- is read() green yet?  Until it is, a thread in read() parks the
 # whole process, and the reader is left out.
 arg=
-want=6
+want=7
 probe=
 command -v timeout >/dev/null 2>&1 && probe="timeout 10"
 if $probe "$PROG" >"$T/probe" 2>&1 && grep -q '^done$' "$T/probe"; then
@@ -111,11 +111,13 @@ for bm in $builds; do
 	if [ -z "$arg" ]; then
 		expect "$m: names the descriptor and the direction" \
 			'^ +7 +reader +blocked +fd 3 \(read\) +'"$mode"' +in_read .* in read$'
+		expect "$m: names the child's pidfd" \
+			'^ +8 +child-waiter +blocked +child process \(pidfd [0-9]+\) +'"$mode"' +in_waitpid '
 	fi
 	for tf in mutex-waiter:in_mutex cond-waiter:in_cond sleeper:in_sleep joiner:in_join \
-	    sigwaiter:in_sigwait reader:in_read; do
+	    sigwaiter:in_sigwait reader:in_read child-waiter:in_waitpid; do
 		t=${tf%%:*} f=${tf#*:}
-		[ "$t" = reader ] && [ -n "$arg" ] && continue
+		case $t in reader|child-waiter) [ -n "$arg" ] && continue ;; esac
 		section "$t" >"$T/sec"
 		if grep -Eq "^#[0-9]+ +0x[0-9a-f]+ in $f \(" "$T/sec" &&
 		   grep -q '__green_arch_start ()' "$T/sec" &&

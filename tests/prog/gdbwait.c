@@ -4,7 +4,8 @@
  * main holds a mutex, then starts one thread per wait and lets each run
  * until it parks: on the mutex, in a condition wait, in sleep(), in
  * pthread_join, in sigwait() for SIGUSR1 and SIGUSR2, and last (because it parks the whole process where
- * read() is not yet green) in read() on an empty pipe.  Then main calls
+ * read() is not yet green) in read() on an empty pipe and in waitpid()
+ * for a child process that waits for main's word.  Then main calls
  * stop_here(), where the test's breakpoint is, releases everybody and
  * prints "done".  With the argument "noread" the reader is left out.
  *
@@ -20,11 +21,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t cv_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static int go, pipefd[2];
+static int go, pipefd[2], childfd[2];
+static pid_t child;
 static volatile int parked;
 static pthread_t t_mutex;
 
@@ -82,6 +85,16 @@ __attribute__((noinline)) void *in_read(void *arg)
 	return (void *)(long)c;
 }
 
+/* waitpid for a child alive until main writes to it: a wait on its
+ * pidfd, with no deadline */
+__attribute__((noinline)) void *in_waitpid(void *arg)
+{
+	int st = 0;
+	parked++;
+	if (waitpid(child, &st, 0) != child || !WIFEXITED(st)) return 0;
+	return (void *)(long)WEXITSTATUS(st);
+}
+
 /* the debugger stops here, with every other thread parked */
 __attribute__((noinline)) void stop_here(int n)
 {
@@ -133,7 +146,7 @@ static pthread_t start(void *(*fn)(void *), const char *name)
 int main(int argc, char **argv)
 {
 	int with_read = !(argc > 1 && !strcmp(argv[1], "noread"));
-	pthread_t t_cond, t_join, t_sig, t_read = 0;
+	pthread_t t_cond, t_join, t_sig, t_read = 0, t_wait = 0;
 	void *r;
 
 	if (argc > 1 && !strcmp(argv[1], "spin")) {
@@ -160,6 +173,17 @@ int main(int argc, char **argv)
 		t_read = start(in_read, "reader");
 		while (parked < 6) sched_yield();
 		sched_yield();
+		if (pipe(childfd)) return 1;
+		if (!(child = fork())) {
+			char c = 0;
+			close(childfd[1]);
+			_exit(read(childfd[0], &c, 1) == 1 && c == 'y' ? 7 : 1);
+		}
+		if (child < 0) return 1;
+		close(childfd[0]);
+		t_wait = start(in_waitpid, "child-waiter");
+		while (parked < 7) sched_yield();
+		sched_yield();
 	}
 
 	stop_here(parked);
@@ -178,6 +202,9 @@ int main(int argc, char **argv)
 		if (write(pipefd[1], "x", 1) != 1) return 1;
 		pthread_join(t_read, &r);
 		if ((long)r != 'x') return 1;
+		if (write(childfd[1], "y", 1) != 1) return 1;
+		pthread_join(t_wait, &r);
+		if ((long)r != 7) return 1;
 	}
 	puts("done");
 	return 0;
