@@ -96,14 +96,9 @@ hidden long __green_peer_wake(struct green_fd *p, long r)
 		struct green_thread *t = n->t, *tail = q->tail;
 
 		if (!reading(n)) continue;
-		if (__builtin_expect(!green_sleeper_plain(t), 0)) return wake_rest(n, r);
-		if (!tail) {   /* level 0 empty: t alone on it */
-			green_sleeper_unwait_off(t);   /* runq.h */
-			runq_push_behind(t, 0, q, 0);
-			continue;
-		}
-		if (__builtin_expect(tail->computing, 0)) return wake_rest(n, r);
-		green_sleeper_unwait_off(t);
+		if (__builtin_expect(!green_sleeper_plain(t) || (tail && tail->computing), 0))
+			return wake_rest(n, r);
+		green_sleeper_unwait_off(t);   /* runq.h */
 		runq_push_behind(t, 0, q, tail);
 	}
 	green_barrier();

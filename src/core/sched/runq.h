@@ -264,11 +264,7 @@ static inline __attribute__((always_inline)) void green_sleeper_unwait_off(struc
 static inline __attribute__((always_inline)) void green_sleeper_unwait(struct green_thread *t)
 {
 	if (t->q) gq_detach(t);
-	t->wake = 0;
-	t->wait = GW_NONE;
-	t->wait_obj = 0;
-	t->state = GS_RUNNABLE;
-	t->computing = 0;   /* it waited */
+	green_sleeper_unwait_off(t);
 }
 
 /* Does a blocked t, woken by I/O, go to the tail of level 0 with nothing
