@@ -77,7 +77,7 @@ class Code:
         s = strip_c(raw)
         for a, b in re.findall(r"\b(?:weak|strong)_alias\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)", s):
             self.aliases.append((a, b))
-        s = re.sub(r"^[ \t]*#[^\n]*(?:\\\n[^\n]*)*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), s, flags=re.M)
+        s = re.sub(r"^[ \t]*#(?:\\\n|[^\n])*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), s, flags=re.M)
         tables = self.tables.setdefault(path, {})
         depth, i, n = 0, 0, len(s)
         while i < n:
