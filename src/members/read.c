@@ -20,12 +20,12 @@ static __attribute__((noinline)) ssize_t general(long fd, void *buf, size_t coun
 /* a read that found nothing (r: -EAGAIN), and one that waits first */
 static __attribute__((noinline)) ssize_t wait(long fd, void *buf, size_t count, long r)
 {
-	return __syscall_ret(green_sock_read(fd, buf, count, 1, r));
+	return green_syscall_ret(green_sock_read(fd, buf, count, 1, r, 1));
 }
 
 static __attribute__((noinline)) ssize_t wait_first(long fd, void *buf, size_t count)
 {
-	return __syscall_ret(green_sock_read(fd, buf, count, 1, 0));
+	return green_syscall_ret(green_sock_read(fd, buf, count, 1, 0, 1));
 }
 
 /* any other kind green knows: a file's plain read, a pipe's attempt
@@ -52,7 +52,7 @@ ssize_t read(int ifd, void *buf, size_t count)
 	if (!f) return general(fd, buf, count);
 	if (f->kind != FD_SOCKET) return other(fd, buf, count);
 	if (f->miss >= FD_MISS_TRUST) return wait_first(fd, buf, count);
-	r = __syscall(SYS_recvfrom, fd, buf, count, MSG_DONTWAIT, 0, 0);
+	r = green_fast_syscall6(SYS_recvfrom, fd, buf, count, MSG_DONTWAIT, 0, 0);
 	if (r >= 0) {
 		green_fd_after(fd)->miss = 0;   /* its reads try first */
 		return r;

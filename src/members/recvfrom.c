@@ -23,13 +23,13 @@ static __attribute__((noinline)) ssize_t general(long fd, void *buf, size_t len,
 static __attribute__((noinline)) ssize_t wait(long fd, void *buf, size_t len, int flags,
                                               struct sockaddr *addr, socklen_t *alen)
 {
-	return __syscall_ret(green_sock_recv(fd, buf, len, flags, addr, alen, 1, -EAGAIN));
+	return green_syscall_ret(green_sock_recv(fd, buf, len, flags, addr, alen, 1, -EAGAIN, 1));
 }
 
 static __attribute__((noinline)) ssize_t wait_first(long fd, void *buf, size_t len, int flags,
                                                     struct sockaddr *addr, socklen_t *alen)
 {
-	return __syscall_ret(green_sock_recv(fd, buf, len, flags, addr, alen, 1, 0));
+	return green_syscall_ret(green_sock_recv(fd, buf, len, flags, addr, alen, 1, 0, 1));
 }
 
 /* one jump to each helper, as read's: gdb finds recvfrom as their caller */
@@ -43,7 +43,7 @@ ssize_t recvfrom(int ifd, void *restrict buf, size_t len, int flags, struct sock
 	if (!f || (flags & ~GREEN_RECV_FLAGS)) return general(fd, buf, len, flags, addr, alen);
 	if (!(flags & MSG_DONTWAIT) && f->miss >= FD_MISS_TRUST)
 		return wait_first(fd, buf, len, flags, addr, alen);
-	r = __syscall(SYS_recvfrom, fd, buf, len, flags | MSG_DONTWAIT, addr, alen);
+	r = green_fast_syscall6(SYS_recvfrom, fd, buf, len, flags | MSG_DONTWAIT, addr, alen);
 	if (r >= 0) {
 		green_fd_after(fd)->miss = 0;   /* its reads try first */
 		return r;

@@ -38,7 +38,7 @@ ssize_t sendto(int ifd, const void *buf, size_t len, int flags, const struct soc
 
 	if (!green_fast_fd(fd, len) || addr || (flags & ~GREEN_SEND_FLAGS))
 		return general(fd, buf, len, flags, addr, alen);
-	r = __syscall(SYS_sendto, fd, buf, len, flags | MSG_DONTWAIT, 0, 0);
+	r = green_fast_syscall6(SYS_sendto, fd, buf, len, flags | MSG_DONTWAIT, 0, 0);
 	if (r == (long)len) {
 		if (__builtin_expect((p = green_peer_listed(green_fd_after(fd))) != 0, 0))
 			return __green_peer_wake(p, r);

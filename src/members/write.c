@@ -45,7 +45,7 @@ ssize_t write(int ifd, const void *buf, size_t count)
 
 	if (!p) return general(fd, buf, count);
 	if (p->kind != FD_SOCKET) return other(fd, buf, count);
-	r = __syscall(SYS_sendto, fd, buf, count, MSG_DONTWAIT, 0, 0);
+	r = green_fast_syscall6(SYS_sendto, fd, buf, count, MSG_DONTWAIT, 0, 0);
 	if (r == (long)count) {
 		/* written to one end of a socket pair whose other end p
 		 * has a list of waiters: its readers may go on */

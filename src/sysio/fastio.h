@@ -94,8 +94,22 @@ hidden long __sysio_epoll_empty(const long *a, int cp);
 hidden long __sysio_poll_empty(struct pollfd *p, unsigned long n, int ms, int cp);
 hidden long __sysio_select_empty(int n, long *sets[3], const struct timespec *ts, int cp);
 
-static inline long green_recv_nowait(int fd, void *buf, size_t len, int flags, void *addr, void *alen)
+/* A fast path's system call, of six arguments: reached only by a thread
+ * whose io_slow is 0 (green_fast_caller), never in a recorded or
+ * replayed run (GREEN_SLOW_RECORD), so without the recorder's test where
+ * the CPU's header has such a call (x86_64's syscall_arch.h). */
+#ifdef GREEN_UNRECORDED_SYSCALL6
+#define green_fast_syscall6(n, a, b, c, d, e, f) \
+	__green_unrecorded_syscall6(n, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), (long)(f))
+#else
+#define green_fast_syscall6(n, a, b, c, d, e, f) __syscall(n, a, b, c, d, e, f)
+#endif
+
+/* recvfrom with MSG_DONTWAIT; fast: by a fast path (green_fast_syscall6) */
+static inline __attribute__((always_inline)) long green_recv_nowait(int fd, void *buf, size_t len, int flags,
+                                                                 void *addr, void *alen, int fast)
 {
+	if (fast) return green_fast_syscall6(SYS_recvfrom, fd, buf, len, flags | MSG_DONTWAIT, addr, alen);
 	return __syscall(SYS_recvfrom, fd, buf, len, flags | MSG_DONTWAIT, addr, alen);
 }
 
@@ -142,7 +156,8 @@ hidden long __sysio_sock_recv_more(int fd, void *buf, size_t len, int flags, voi
  * so that the usual path keeps no loop's values on its stack.
  */
 static inline __attribute__((always_inline)) long green_sock_recv(int fd, void *buf, size_t len, int flags,
-                                                               void *addr, void *alen, int cp, long r)
+                                                               void *addr, void *alen, int cp, long r,
+                                                               int fast)
 {
 	struct green_fd *f;
 	unsigned long sw = __green_nswitch;
@@ -154,19 +169,30 @@ static inline __attribute__((always_inline)) long green_sock_recv(int fd, void *
 	f = &__green_fds[(unsigned long)fd];
 	__asm__("" : "+r"(f));   /* one address, not made again after each call GCC sees */
 
-	if (green_fd_nonblocking(f, fd)) return first ? green_recv_nowait(fd, buf, len, flags, addr, alen) : r;
+	if (green_fd_nonblocking(f, fd)) return first ? green_recv_nowait(fd, buf, len, flags, addr, alen, fast) : r;
 	if (!first) green_fd_missed(f);   /* a try found nothing */
 	if ((r = green_sock_wait(fd, f, cp))) return r;
-	r = green_recv_nowait(fd, buf, len, flags, addr, alen);
-	if (__builtin_expect(r == -EAGAIN, 0)) return __sysio_sock_recv_more(fd, buf, len, flags, addr, alen, cp);
+	r = green_recv_nowait(fd, buf, len, flags, addr, alen, fast);
+	/* an error looked at once, as the caller's green_syscall_ret does */
+	if (__builtin_expect((unsigned long)r > -4096UL, 0) && r == -EAGAIN)
+		return __sysio_sock_recv_more(fd, buf, len, flags, addr, alen, cp);
 	if (first && sw == __green_nswitch) f->miss = 0;   /* it waited first: trying would have found it */
 	return r;
 }
 
-/* read's: no flags, no address */
-static inline __attribute__((always_inline)) long green_sock_read(int fd, void *buf, size_t len, int cp, long r)
+/* __syscall_ret with its test in line, for the waits' results (read.c,
+ * recvfrom.c): data read returns with no call */
+static inline long green_syscall_ret(long r)
 {
-	return green_sock_recv(fd, buf, len, 0, 0, 0, cp, r);
+	if (__builtin_expect((unsigned long)r > -4096UL, 0)) return __syscall_ret(r);
+	return r;
+}
+
+/* read's: no flags, no address */
+static inline __attribute__((always_inline)) long green_sock_read(int fd, void *buf, size_t len, int cp, long r,
+                                                               int fast)
+{
+	return green_sock_recv(fd, buf, len, 0, 0, 0, cp, r, fast);
 }
 
 static inline long green_fast_io(long nr, long fd, long buf, long len, int cp)

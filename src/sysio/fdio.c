@@ -300,14 +300,14 @@ hidden long __sysio_sock_recv_more(int fd, void *buf, size_t len, int flags, voi
 	if ((unsigned long)fd >= GREEN_FDS_MAX) __builtin_unreachable();   /* as green_sock_recv's */
 	do {
 		if ((r = green_sock_wait(fd, f, cp))) return r;
-		r = green_recv_nowait(fd, buf, len, flags, addr, alen);
+		r = green_recv_nowait(fd, buf, len, flags, addr, alen, 0);
 	} while (r == -EAGAIN);
 	return r;
 }
 
 hidden long __sysio_sock_read(int fd, void *buf, size_t len, int cp, long r)
 {
-	return green_sock_read(fd, buf, len, cp, r);
+	return green_sock_read(fd, buf, len, cp, r, 0);
 }
 
 /* A write the socket did not take whole (r: the first attempt's

@@ -69,7 +69,7 @@
 #include "fdtab.h"
 #include "io.h"
 
-hidden unsigned __green_fd_era = 1;   /* of O_NONBLOCK's answers (green_fd.nb) */
+hidden unsigned __green_fd_era = 2;   /* of O_NONBLOCK's answers, shifted (green_fd.nb) */
 #define era __green_fd_era
 
 static int learn(int fd)
@@ -131,14 +131,14 @@ hidden int __green_fd_nonblocking(int fd)
 	long fl;
 	int nb;
 
-	if (f && f->nb >> 1 == era) return f->nb & 1;
+	if (f && (f->nb & ~1u) == era) return f->nb & 1;
 	/* no switch between the question and the store: a change of flags
 	 * made by another thread is before it or after it (a new era) */
 	GREEN_ENTER();
 	fl = __syscall(SYS_fcntl, fd, F_GETFL);
 	nb = fl >= 0 && (fl & O_NONBLOCK) && !(f && f->lst == LST_GREEN);   /* green's: listener.c */
 	if (fl >= 0 && f) {
-		f->nb = era << 1 | nb;
+		f->nb = era | nb;
 		green_fd_used(fd);
 	}
 	GREEN_LEAVE();
@@ -167,9 +167,9 @@ hidden void __green_fd_read_tried(int fd, int empty)
 /* Some descriptor's flags changed (after the change): ask again. */
 hidden void __green_fd_flags_changed(void)
 {
-	if (++era < 1u << 31) return;
+	if ((era += 2)) return;
 	/* 2^31 changes: start the eras again, forgetting each answer */
-	era = 1;
+	era = 2;
 	for (unsigned fd = 0; fd < __green_fds_end; fd++) __green_fds[fd].nb = 0;
 }
 

@@ -31,7 +31,7 @@ struct green_fd {
 	 * instance's; the registration's serial, in its events' data */
 	struct green_io_node *head;
 	unsigned reg, serial, inst, lgen;
-	/* fdkind.c: O_NONBLOCK as learnt (era << 1 | non-blocking; any
+	/* fdkind.c: O_NONBLOCK as learnt (the era | non-blocking; any
 	 * other era: ask again), the kind, and the reads' first attempts
 	 * that found nothing, in a row (FD_MISS_TRUST and up: a blocking
 	 * read waits for readiness first); counted only while ticks may
@@ -76,14 +76,16 @@ static inline struct green_fd *green_fd_after(long fd)
 }
 extern hidden unsigned __green_fds_end;   /* above the highest number with an entry in use */
 
-extern hidden unsigned __green_fd_era;     /* of the O_NONBLOCK answers (fdkind.c) */
+/* the era of the O_NONBLOCK answers (fdkind.c), kept shifted left by one
+ * (2, 4, ...): an entry's nb for "blocking" in it, with no shift to make */
+extern hidden unsigned __green_fd_era;
 hidden int __green_fd_nonblocking(int fd);
 
 /* Did the program make fd, whose entry f is, non-blocking?  Asked of the
  * kernel only when the answer is not known in this era (fdkind.c). */
 static inline int green_fd_nonblocking(const struct green_fd *f, int fd)
 {
-	unsigned blocking = __green_fd_era << 1;   /* the entry's word for "blocking" in this era */
+	unsigned blocking = __green_fd_era;   /* the entry's word for "blocking" in this era */
 
 	if (__builtin_expect(f->nb == blocking, 1)) return 0;
 	return f->nb == (blocking | 1) ? 1 : __green_fd_nonblocking(fd);

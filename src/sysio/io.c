@@ -126,7 +126,7 @@ static void node(struct green_io_node *n, int fd, unsigned events)
 	n->fd = fd;
 	n->events = events;
 	n->linked = 0;
-	n->waiting = 1;
+	n->waiting = green_node_waiting(events);
 }
 
 /* the usual wait in its own section: a cancel already due ends it */

@@ -143,7 +143,7 @@ static inline __attribute__((always_inline)) int green_usual_wait(struct green_t
 		return -1;
 	if (__builtin_expect(!n->linked || n->fd != fd, 0)) __green_io_relink(n, fd, e);
 	n->events = ev;
-	n->waiting = 1;
+	n->waiting = green_node_waiting(ev);
 	__green_io_nfds++;
 	r = green_park(self, 0, kind, key);   /* sched/block.h: in line */
 	__green_io_nfds--;

@@ -57,7 +57,7 @@ hidden void __green_fd_pair(int a, int b)
 /* Does node n wait to read? */
 static inline int reading(const struct green_io_node *n)
 {
-	return n->waiting && (n->events & EPOLLIN) && n->t->state == GS_BLOCKED;
+	return (n->waiting & EPOLLIN) && n->t->state == GS_BLOCKED;   /* waiting: gthread.h */
 }
 
 /* The wake from node n on, any of its threads needing more than the
@@ -98,8 +98,8 @@ hidden long __green_peer_wake(struct green_fd *p, long r)
 		if (!reading(n)) continue;
 		if (__builtin_expect(!green_sleeper_plain(t) || (tail && tail->computing), 0))
 			return wake_rest(n, r);
-		green_sleeper_unwait_off(t);   /* runq.h */
-		runq_push_behind(t, 0, q, tail);
+		green_sleeper_unwait_parked(t);   /* runq.h: blocked, so its wake is its park's 0 */
+		runq_push_behind_unlinked(t, 0, q, tail);   /* on no queue: links 0 */
 	}
 	green_barrier();
 	if (!--__green_np && __green_pending.any) return leave(r);

@@ -72,6 +72,18 @@ round() {
 	fi
 }
 round separate GREEN_QUANTUM_MS=1
+# every call of the libc reaches the recorder as a function call, the
+# sockets' reads and writes too: a recorded run keeps its threads off
+# the fast I/O paths, whose calls skip the recorder's test and would
+# each be a SIGSYS (GREEN_SLOW_RECORD, docs/record.md)
+"$REC" --events calls.ev -o calls.trace -- $PROG >calls.out 2>calls.err
+io=$(grep -cE '^event [0-9]+: thread [0-9]+ (recvfrom|sendto) ' calls.ev)
+trapped=$(grep -E '^event [0-9]+: thread [0-9]+ (recvfrom|sendto|read|write) .*\(trapped\)' calls.ev | wc -l)
+if [ "$io" -gt 0 ] && [ "$trapped" = 0 ]; then
+	pass "recorded: $io socket reads and writes, every one a call to the recorder, none trapped"
+else
+	fail "recorded: $io socket reads and writes, $trapped of them trapped (a thread on a fast I/O path)"
+fi
 round copied GREEN_QUANTUM_MS=1 GREEN_STACKS=copied
 round seeded GREEN_SCHED=random:7
 # many recordings, each replayed once: a signal that arrives while the

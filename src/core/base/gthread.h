@@ -85,12 +85,18 @@ enum gwait {
  */
 enum gstate { GS_RUNNING, GS_RUNNABLE, GS_BLOCKED, GS_EXITED };
 
+#define GREEN_NODE_WAITING 0x80
+#define green_node_waiting(events) (GREEN_NODE_WAITING | ((events) & 0x7f))
+
 /* One thread's interest in one descriptor, on that descriptor's list
  * (src/sysio/epoll.c, peer.c) and on the list of every linked node
  * (__green_io_linked: select and poll gather the usual waits from it)
  * while linked.  A thread's own node (green_thread.io_node) stays linked
  * after its wait, for the next one on the same descriptor
- * (src/sysio/io.h); waiting says whether it is in a wait now. */
+ * (src/sysio/io.h); waiting says whether it is in a wait now, and for
+ * what: 0 when not, else GREEN_NODE_WAITING with the events' low bits
+ * (EPOLLIN..EPOLLRDNORM), so that a writer's wake (peer.c) asks
+ * "waiting to read?" with one test. */
 struct green_io_node {
 	struct green_io_node *next, *prev;   /* prev 0: the list's head */
 	struct green_thread *t;
@@ -104,8 +110,10 @@ struct green_io_node {
  * one byte, so that those paths look once): the library not threaded
  * yet (the initial thread's, until __green_init ends: create.c), all
  * signals blocked in the kernel (kcrit: sigcalls.c), a cancel pending
- * (cancel.c).  Set and cleared with the fields they stand for. */
-enum { GREEN_SLOW_UNSTARTED = 1, GREEN_SLOW_KCRIT = 2, GREEN_SLOW_CANCEL = 4 };
+ * (cancel.c), a run recorded or replayed (every thread's, from its
+ * start: create.c; the fast paths' system calls skip the recorder's
+ * test, fastio.h).  Set and cleared with the fields they stand for. */
+enum { GREEN_SLOW_UNSTARTED = 1, GREEN_SLOW_KCRIT = 2, GREEN_SLOW_CANCEL = 4, GREEN_SLOW_RECORD = 8 };
 
 /* Stack modes (green_thread.stack_mode). */
 enum { GREEN_STACK_SEPARATE = 0, GREEN_STACK_COPIED = 1 };

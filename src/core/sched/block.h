@@ -23,18 +23,33 @@
 hidden struct green_thread *__green_idle_until_runnable(void);
 hidden void __green_woke_idling(struct green_thread *self);
 
-/* The next thread to run; idles while there is none.  May return the
- * current thread, woken while it idled. */
-static inline __attribute__((always_inline)) struct green_thread *green_pick_next(void)
+/* The gate's bytes that send a pick past level 0's head: a deadline
+ * pending, exploration, a thread above level 0 (the kernel policy's
+ * byte is sched_yield's alone) */
+#define GREEN_GATE_PICK (((union green_yield_gate){ .flag = { [GREEN_GATE_EXPLORE] = -1, \
+	[GREEN_GATE_TIMERS] = -1, [GREEN_GATE_LEVELS] = -1 } }).any)
+
+/* The next thread to run after self, which stops running and is on no
+ * run queue; idles while there is none.  May return self, woken while
+ * it idled. */
+static inline __attribute__((always_inline)) struct green_thread *green_pick_next(struct green_thread *self)
 {
 	struct green_thread *next;
 
-	/* Deadlines are checked at every hand-off while any are pending
-	 * (one vDSO clock read), so sleepers wake on time even when the
-	 * other threads never leave the run queue empty. */
-	if (__green_timers_pending())
-		__green_timers_expire(__green_now(), 0);
-	if (!(next = runq_pick())) next = __green_idle_until_runnable();
+	/* the usual case in one test of the gate's word: level 0's head,
+	 * which is not self (the caller's test of that is left out here) */
+	if (__builtin_expect(!(__green_yield_gate.any & GREEN_GATE_PICK), 1) && __green_runq.lv[0].head) {
+		next = runq_pop_at(0);
+		if (next == self) __builtin_unreachable();
+	} else {
+		/* Deadlines are checked at every hand-off while any are
+		 * pending (one vDSO clock read), so sleepers wake on time
+		 * even when the other threads never leave the run queue
+		 * empty. */
+		if (__green_timers_pending())
+			__green_timers_expire(__green_now(), 0);
+		if (!(next = runq_pick())) next = __green_idle_until_runnable();
+	}
 	/* the thread that runs next may compute without a system call
 	 * while others wait for deadlines or descriptors: ticks watch them */
 	if (!__green_ticking) __green_tick_watch();
@@ -48,7 +63,7 @@ static inline __attribute__((always_inline)) int green_block(struct green_thread
 	struct green_thread *next;
 
 	self->state = GS_BLOCKED;
-	next = green_pick_next();
+	next = green_pick_next(self);
 	if (__builtin_expect(next != self, 1))
 		green_switch(self, next);
 	else

@@ -115,6 +115,26 @@ static inline void runq_push_behind(struct green_thread *t, unsigned l, struct g
 	runq_note(t, l);
 }
 
+/* The same for a t on no queue since its last turn (a thread in the
+ * usual wait, peer.c): its links are 0, as every way off a queue leaves
+ * them (runq_rotate; invariants.c checks it at each switch), so only
+ * those that change are stored. */
+static inline void runq_push_behind_unlinked(struct green_thread *t, unsigned l, struct gq *q,
+                                             struct green_thread *p)
+{
+	t->q = q;
+	q->tail = t;
+	__green_runq.n++;
+	if (p) {
+		t->q_prev = p;
+		p->q_next = t;
+	} else {
+		q->head = t;
+		runq_mark(l);
+	}
+	runq_note(t, l);
+}
+
 static inline void runq_push(struct green_thread *t)
 {
 	unsigned l = green_level(t);
@@ -172,7 +192,7 @@ static inline void runq_insert_before(struct green_thread *t, unsigned l, struct
  * turn: tick.c).  A thread's count is cleared as it leaves the run
  * queue (runq_pop_at, runq_rotate, runq_remove). */
 #define RUNQ_PASSES 8
-static inline void runq_push_sleeper(struct green_thread *t)
+static inline __attribute__((always_inline)) void runq_push_sleeper(struct green_thread *t)
 {
 	unsigned l = green_level(t);
 	struct gq *q = &__green_runq.lv[l];
@@ -242,25 +262,30 @@ static inline void green_wake(struct green_thread *t, int why, int front)
 	green_wake_off(t, why, front);
 }
 
-/* The same for a thread whose descriptor became ready (the multiplexer,
- * src/sysio/): a sleeper's place (runq_push_sleeper), woken with 0.
- * Always in line: each wake-up by I/O is one (GCC would otherwise call
- * a part of it out of line from the multiplexer's round). */
 /* The part of green_wake_sleeper every wake-up by I/O makes: t (blocked,
  * with no deadline) out of the kernel-wait queue if it is on it (the
  * usual wait, src/sysio/io.h, is on none), its links left for the run
  * queue to set as t joins it, its wait over with 0, runnable; the caller
- * queues it. */
-static inline __attribute__((always_inline)) void green_sleeper_unwait_off(struct green_thread *t)
+ * queues it.  Below, from the last step up: t's wait over and t
+ * runnable, its wake left as its park set it, 0 (block.h: every wake
+ * that sets another makes t runnable in the same section, so a t still
+ * blocked has the 0 of its park; peer.c's wake) ... */
+static inline __attribute__((always_inline)) void green_sleeper_unwait_parked(struct green_thread *t)
 {
-	t->wake = 0;
 	t->wait = GW_NONE;
 	t->wait_obj = 0;
 	t->state = GS_RUNNABLE;
 	t->computing = 0;   /* it waited */
 }
 
-/* the same for a t that may be on the kernel-wait queue */
+/* ... its wake set to 0 as well (a t whose wake may be another) ... */
+static inline __attribute__((always_inline)) void green_sleeper_unwait_off(struct green_thread *t)
+{
+	t->wake = 0;
+	green_sleeper_unwait_parked(t);
+}
+
+/* ... and t taken off the kernel-wait queue first if it is on it */
 static inline __attribute__((always_inline)) void green_sleeper_unwait(struct green_thread *t)
 {
 	if (t->q) gq_detach(t);
@@ -278,6 +303,10 @@ static inline int green_sleeper_plain(const struct green_thread *t)
 	return !(t->level | t->heap_idx | (uintptr_t)t->q);
 }
 
+/* green_wake for a thread whose descriptor became ready (the multiplexer,
+ * src/sysio/): a sleeper's place (runq_push_sleeper), woken with 0.
+ * Always in line: each wake-up by I/O is one (GCC would otherwise call
+ * a part of it out of line from the multiplexer's round). */
 static inline __attribute__((always_inline)) void green_wake_sleeper(struct green_thread *t)
 {
 	if (t->state != GS_BLOCKED) return;
@@ -287,19 +316,21 @@ static inline __attribute__((always_inline)) void green_wake_sleeper(struct gree
 	if (!__green_ticking) __green_tick_arm();
 }
 
-/* the head of level l, which is not empty */
+/* the head of level l, which is not empty; its links left 0 (its next
+ * cleared only when it had one) */
 static inline struct green_thread *runq_pop_at(unsigned l)
 {
 	struct gq *q = &__green_runq.lv[l];
-	struct green_thread *t = q->head;
-	q->head = t->q_next;
-	if (q->head) q->head->q_prev = 0;
-	else {
+	struct green_thread *t = q->head, *n = t->q_next;
+	q->head = n;
+	if (n) {
+		n->q_prev = 0;
+		t->q_next = 0;
+	} else {
 		q->tail = 0;
 		__green_runq.bits[l / RQ_BITS] &= ~(1UL << l % RQ_BITS);
 	}
 	t->q = 0;
-	t->q_next = 0;
 	t->passes = 0;   /* counted again in its next wait for the CPU */
 	__green_runq.n--;
 	return t;

@@ -350,7 +350,7 @@ hidden _Noreturn void __green_exit_switch(void)
 	self->state = GS_EXITED;
 	if (self->detached) __green_reap_later(self);   /* once off its stack */
 	__green_sig_thread_exit(self);
-	next = green_pick_next();
+	next = green_pick_next(self);
 	__green_switch(self, next);
 	__green_broken(self, "its state after its exit", "switched back to", "never to run again");
 }

@@ -47,6 +47,13 @@ static int refused;               /* the libc seam cannot run threads here */
 static int unwinds;               /* the program can unwind C++ frames (unwind.c) */
 static unsigned next_id = 1;
 
+/* GREEN_SLOW_RECORD when the run is recorded or replayed: its threads'
+ * calls take the paths that reach the recorder (gthread.h) */
+static inline unsigned char green_slow_recorded(void)
+{
+	return __green_rmode ? GREEN_SLOW_RECORD : 0;
+}
+
 static void all_add(struct green_thread *t)
 {
 	t->all_prev = 0;
@@ -85,7 +92,7 @@ hidden void __green_init(void)
 	__green_guard_init();
 	if (__green_config.debug & GREEN_DEBUG_CHECKS) __green_switch_kind |= GREEN_SWITCH_CHECK;
 	__green_started = 1;
-	__green_main.io_slow &= ~GREEN_SLOW_UNSTARTED;
+	__green_main.io_slow = (__green_main.io_slow & ~GREEN_SLOW_UNSTARTED) | green_slow_recorded();
 }
 
 /* The crt0 hook (crt/entry.h), called before main.  Not hidden: in a
@@ -223,6 +230,7 @@ static inline __attribute__((always_inline)) int create(pthread_t *restrict res,
 	t->arg = arg;
 	t->c11 = c11;
 	t->np = 1;   /* the switch that first runs it is a section; it ends in thread_start */
+	t->io_slow = green_slow_recorded();
 	t->io_node.linked = t->io_node.waiting = 0;   /* on no descriptor's list (src/sysio/io.h) */
 	t->detached = attr.detached;
 	t->sigmask = self->sigmask;   /* POSIX: the creator's mask; nothing pending */
