@@ -50,6 +50,19 @@ void *__green_arch_make(void *top, void (*entry)(void *), void *arg);
 #include "arch.h"
 
 /*
+ * GREEN_ARCH_WAITS_ON_STACK, at file scope in a file whose functions
+ * block in line (src/members/read.c, recvfrom.c), may reserve the
+ * callee-saved registers there: the compiler then keeps what a wait
+ * needs after its switch in the wait's stack frame, and the switch saves
+ * the caller's registers once (a wait that used them pushed the
+ * caller's in its prologue, and the switch pushed the wait's own).  A
+ * port that leaves it undefined loses nothing.
+ */
+#ifndef GREEN_ARCH_WAITS_ON_STACK
+#define GREEN_ARCH_WAITS_ON_STACK
+#endif
+
+/*
  * Compare *w with old and, if equal, store new; true if it stored.  It
  * need only be atomic against a signal handler on the same CPU (there is
  * one kernel thread: docs/sync.md), which any single instruction is; a

@@ -12,6 +12,9 @@
 #include <sys/socket.h>
 #include "fastio.h"
 
+/* wait's values across its switch in its frame (src/arch/contract.h) */
+GREEN_ARCH_WAITS_ON_STACK
+
 static __attribute__((noinline)) ssize_t general(long fd, void *buf, size_t len, int flags,
                                                  struct sockaddr *addr, socklen_t *alen)
 {

@@ -2,7 +2,9 @@
 # gdb.sh — the gdb extension (gdb/green-gdb.py, docs/debugging.md), with
 # gdb in batch mode against tests/prog/gdbwait-green: threads parked on a
 # mutex, in a condition wait, in sleep(), in pthread_join, in sigwait()
-# and in read() on a pipe must each be listed with what they wait for,
+# and in read() on a pipe and on a socket pair must each be listed with
+# what they wait for (and a variable of the socket reader's, held in a
+# register across read(), must print right),
 # and each backtrace must reach the thread's own function; in both stack
 # modes.  Then stepping one thread while time-slice ticks preempt it (a
 # preempted thread's backtrace starts at the program's frame).
@@ -63,7 +65,7 @@ section() {
 # ---- is read() green yet?  Until it is, a thread in read() parks the
 # whole process, and the reader is left out.
 arg=
-want=7
+want=8
 probe=
 command -v timeout >/dev/null 2>&1 && probe="timeout 10"
 if $probe "$PROG" >"$T/probe" 2>&1 && grep -q '^done$' "$T/probe"; then
@@ -86,6 +88,7 @@ for bm in $builds; do
 		-ex 'break stop_here' -ex run \
 		-ex 'info green-threads' \
 		-ex 'green-thread apply all bt' \
+		-ex 'green-thread 9' -ex 'frame function in_sockread' -ex 'print kept' \
 		-ex 'green-thread 2' -ex bt -ex 'info locals' -ex frame \
 		-ex continue \
 		--args "$PROG" $arg
@@ -113,11 +116,16 @@ for bm in $builds; do
 			'^ +7 +reader +blocked +fd 3 \(read\) +'"$mode"' +in_read .* in read$'
 		expect "$m: names the child's pidfd" \
 			'^ +8 +child-waiter +blocked +child process \(pidfd [0-9]+\) +'"$mode"' +in_waitpid '
+		expect "$m: names the socket and the direction" \
+			'^ +9 +sock-reader +blocked +fd [0-9]+ \(read\) +'"$mode"' +in_sockread .* in read$'
+		# kept is in a callee-saved register of in_sockread's across
+		# read(), whose wait saves none itself: the switch's slot
+		expect "$m: a caller's register variable through the usual wait" '^\$[0-9]+ = 1234567$'
 	fi
 	for tf in mutex-waiter:in_mutex cond-waiter:in_cond sleeper:in_sleep joiner:in_join \
-	    sigwaiter:in_sigwait reader:in_read child-waiter:in_waitpid; do
+	    sigwaiter:in_sigwait reader:in_read child-waiter:in_waitpid sock-reader:in_sockread; do
 		t=${tf%%:*} f=${tf#*:}
-		case $t in reader|child-waiter) [ -n "$arg" ] && continue ;; esac
+		case $t in reader|child-waiter|sock-reader) [ -n "$arg" ] && continue ;; esac
 		section "$t" >"$T/sec"
 		if grep -Eq "^#[0-9]+ +0x[0-9a-f]+ in $f \(" "$T/sec" &&
 		   grep -q '__green_arch_start ()' "$T/sec" &&

@@ -4,8 +4,11 @@
  * main holds a mutex, then starts one thread per wait and lets each run
  * until it parks: on the mutex, in a condition wait, in sleep(), in
  * pthread_join, in sigwait() for SIGUSR1 and SIGUSR2, and last (because it parks the whole process where
- * read() is not yet green) in read() on an empty pipe and in waitpid()
- * for a child process that waits for main's word.  Then main calls
+ * read() is not yet green) in read() on an empty pipe, in waitpid()
+ * for a child process that waits for main's word, and in read() on an
+ * empty socket pair (the usual wait, whose frame holds its values where
+ * other waits keep them in callee-saved registers: a caller's variable
+ * in one of those must still show, src/arch/contract.h).  Then main calls
  * stop_here(), where the test's breakpoint is, releases everybody and
  * prints "done".  With the argument "noread" the reader is left out.
  *
@@ -21,12 +24,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t cv_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static int go, pipefd[2], childfd[2];
+static int go, pipefd[2], childfd[2], sockfd[2];
+static long sock_seed = 411522;
 static pid_t child;
 static volatile int parked;
 static pthread_t t_mutex;
@@ -83,6 +88,18 @@ __attribute__((noinline)) void *in_read(void *arg)
 	parked++;
 	if (read(pipefd[0], &c, 1) != 1) c = 0;
 	return (void *)(long)c;
+}
+
+/* kept lives across read() in a callee-saved register (its source is
+ * cleared), which gdb must find through the wait's frame: 1234567 */
+__attribute__((noinline)) void *in_sockread(void *arg)
+{
+	long kept = sock_seed * 3 + 1;
+	char c = 0;
+	sock_seed = 0;
+	parked++;
+	if (read(sockfd[0], &c, 1) != 1) c = 0;
+	return (void *)(kept * 256 + c);
 }
 
 /* waitpid for a child alive until main writes to it: a wait on its
@@ -146,7 +163,7 @@ static pthread_t start(void *(*fn)(void *), const char *name)
 int main(int argc, char **argv)
 {
 	int with_read = !(argc > 1 && !strcmp(argv[1], "noread"));
-	pthread_t t_cond, t_join, t_sig, t_read = 0, t_wait = 0;
+	pthread_t t_cond, t_join, t_sig, t_read = 0, t_wait = 0, t_sock = 0;
 	void *r;
 
 	if (argc > 1 && !strcmp(argv[1], "spin")) {
@@ -184,6 +201,10 @@ int main(int argc, char **argv)
 		t_wait = start(in_waitpid, "child-waiter");
 		while (parked < 7) sched_yield();
 		sched_yield();
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sockfd)) return 1;
+		t_sock = start(in_sockread, "sock-reader");
+		while (parked < 8) sched_yield();
+		sched_yield();
 	}
 
 	stop_here(parked);
@@ -205,6 +226,9 @@ int main(int argc, char **argv)
 		if (write(childfd[1], "y", 1) != 1) return 1;
 		pthread_join(t_wait, &r);
 		if ((long)r != 7) return 1;
+		if (write(sockfd[1], "z", 1) != 1) return 1;
+		pthread_join(t_sock, &r);
+		if ((long)r != 1234567L * 256 + 'z') return 1;
 	}
 	puts("done");
 	return 0;

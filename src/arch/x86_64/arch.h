@@ -18,6 +18,20 @@
 	X("rbx", 0x28) X("rbp", 0x30) X("rip", 0x38)
 #define GREEN_ARCH_FRAME_SP    0x40
 
+/* The callee-saved registers but rbp (which a build with frame pointers
+ * needs), given up by a file whose waits switch in line (../contract.h):
+ * global register variables, never read or written, which only keep
+ * GCC from using them there.  A wait's values then live in its frame,
+ * one store and one load each, where each took a push and a pop in the
+ * wait's prologue and again in the switch.  Functions of the file keep
+ * the caller's values in those registers untouched, as the ABI asks. */
+#define GREEN_ARCH_WAITS_ON_STACK \
+	register long __green_keep_rbx __asm__("rbx"); \
+	register long __green_keep_r12 __asm__("r12"); \
+	register long __green_keep_r13 __asm__("r13"); \
+	register long __green_keep_r14 __asm__("r14"); \
+	register long __green_keep_r15 __asm__("r15");
+
 unsigned long getauxval(unsigned long);
 
 /* The compare-and-swap of the contract: cmpxchg without the lock prefix

@@ -59,6 +59,8 @@
 #include "diag/diag.h"
 #include "base/check.h"
 
+GREEN_ARCH_WAITS_ON_STACK
+
 static void *main_tsd[PTHREAD_KEYS_MAX];
 
 /* The initial thread exists before the library starts: its descriptor is

@@ -12,6 +12,8 @@
 #include "sched/switch.h"
 #include "sched/cputime.h"
 
+GREEN_ARCH_WAITS_ON_STACK
+
 /* gthread.h keeps what a switch reads in the descriptor's first line */
 _Static_assert(offsetof(struct green_thread, sigpend) + sizeof(uint64_t) <= 64,
                "the fields a switch reads fit in the descriptor's first cache line");
