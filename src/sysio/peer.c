@@ -84,7 +84,10 @@ static __attribute__((noinline)) long leave(long r)
  * (write.c).  The usual wake, in line: a thread runq.h calls plain (level
  * 0, no deadline, in the usual wait: on no queue), while ticks run and
  * no preempted thread is at the tail, joins level 0's tail as
- * green_wake_sleeper would put it; every other goes to wake_rest. */
+ * green_wake_sleeper would put it; every other goes to wake_rest.  Not
+ * vectorized: the queue's head and tail are two plain stores, where GCC
+ * made a vector of t and stored it, three instructions. */
+__attribute__((optimize("no-tree-slp-vectorize")))
 hidden long __green_peer_wake(struct green_fd *p, long r)
 {
 	struct gq *q = &__green_runq.lv[0];

@@ -185,8 +185,9 @@ static __attribute__((noinline)) int signal_queued_rest(struct green_thread *t)
  * shared; shared waiters it may also have come after the queue's).
  * Its own case, the usual one, takes no call: the waiter, with no
  * deadline, made runnable past its mutex's holder, the signaller; the
- * rest out of line. */
-static __attribute__((noinline)) int signal_queued(struct gcond *c)
+ * rest out of line.  Not vectorized: the run queue's head and tail are
+ * two plain stores (peer.c's wake says why). */
+static __attribute__((noinline, optimize("no-tree-slp-vectorize"))) int signal_queued(struct gcond *c)
 {
 	struct green_thread *self = __green_cur, *t;
 
