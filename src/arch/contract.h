@@ -51,7 +51,8 @@ void *__green_arch_make(void *top, void (*entry)(void *), void *arg);
 
 /*
  * GREEN_ARCH_WAITS_ON_STACK, at file scope in a file whose functions
- * block in line (src/members/read.c, recvfrom.c), may reserve the
+ * block in line (src/members/read.c, recvfrom.c; src/core/sched/sched.c,
+ * switch.c), may reserve the
  * callee-saved registers there: the compiler then keeps what a wait
  * needs after its switch in the wait's stack frame, and the switch saves
  * the caller's registers once (a wait that used them pushed the
