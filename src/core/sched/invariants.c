@@ -7,8 +7,9 @@
  *   from   is the running thread, alive (its magic), and has just left
  *          RUNNING: RUNNABLE and on its level's run queue (a yield: at
  *          the tail, unless threads a deadline woke came after it), BLOCKED and on the queue it waits on or on none (a
- *          sleep, a kernel wait with no queue), or EXITED and on no
- *          queue;
+ *          sleep, a kernel wait with no queue) with its wait's result
+ *          0 (a wake sets it as it makes the thread runnable), or
+ *          EXITED and on no queue;
  *   to     is another live thread, RUNNABLE and off every queue (the
  *          pick took it off the run queue);
  *   depth  the no-preempt depth is at least 1: a switch happens inside
@@ -69,6 +70,9 @@ static void check_from(struct green_thread *from)
 		break;
 	case GS_BLOCKED:
 		green_check(from, !from->q || on_queue(from->q, from), "its wait queue", "not on it", "on the queue it waits on");
+		/* what the peer's wake leaves as it is (runq.h,
+		 * green_sleeper_unwait_parked) */
+		green_check(from, !from->wake, "its wait's result, blocking", "already set", "0 until a wake");
 		break;
 	case GS_EXITED:
 		green_check(from, !from->q, "its queue, exiting", "on a queue", "on none");
