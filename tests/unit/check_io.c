@@ -1848,7 +1848,7 @@ static void *fifo_reader1(void *arg)
  * with a deadline, a thread above level 0, and the ones after it on the
  * list go to wake_rest): two readers on one end, one parked in read and
  * one in poll with a timeout, in either order on the end's list, both
- * run at the writer's first yield (one write of two bytes, so that the
+ * run by the writer's first yield (one write of two bytes, so that the
  * poll finds one whichever runs first); a reader above the writer's level
  * runs before the write returns (the end of the wake's section yields
  * to it). */
@@ -1869,7 +1869,10 @@ START_TEST(peer_write_wakes_every_reader)
 			sched_yield();
 			yields++;
 		}
-		ck_assert_msg(yields == 1, "order %d: both readers ran after %d yields, not at the first", order, yields);
+		/* by the first yield: at it, or before it when a tick
+		 * preempted the writer at the end of the write (a 1 ms
+		 * quantum under qemu) */
+		ck_assert_msg(yields <= 1, "order %d: both readers ran after %d yields, not by the first", order, yields);
 		finish(&a);
 		finish(&b);
 		/* the poll saw a byte; the read took one */
