@@ -97,28 +97,10 @@ static inline void runq_mark(unsigned l)
 	__green_runq.bits[l / RQ_BITS] |= 1UL << l % RQ_BITS;
 }
 
-/* t joins level l's queue q behind p, its tail */
-static inline void runq_push_behind(struct green_thread *t, unsigned l, struct gq *q,
-                                    struct green_thread *p)
-{
-	t->q = q;
-	t->q_next = 0;
-	t->q_prev = p;
-	q->tail = t;
-	__green_runq.n++;
-	if (p) {
-		p->q_next = t;
-	} else {
-		q->head = t;
-		runq_mark(l);
-	}
-	runq_note(t, l);
-}
-
-/* The same for a t on no queue since its last turn (a thread in the
- * usual wait, peer.c): its links are 0, as every way off a queue leaves
- * them (runq_rotate; invariants.c checks it at each switch), so only
- * those that change are stored. */
+/* t, on no queue since its last turn, joins level l's queue q behind p,
+ * its tail: its links are 0, as every way off a queue leaves them
+ * (runq_rotate; invariants.c checks it at each switch), so only those
+ * that change are stored (peer.c's wake: a thread in the usual wait) */
 static inline void runq_push_behind_unlinked(struct green_thread *t, unsigned l, struct gq *q,
                                              struct green_thread *p)
 {
@@ -133,6 +115,16 @@ static inline void runq_push_behind_unlinked(struct green_thread *t, unsigned l,
 		runq_mark(l);
 	}
 	runq_note(t, l);
+}
+
+/* The same for a t whose links may be another queue's (gq_detach leaves
+ * them): both set first */
+static inline void runq_push_behind(struct green_thread *t, unsigned l, struct gq *q,
+                                    struct green_thread *p)
+{
+	t->q_next = 0;
+	t->q_prev = p;
+	runq_push_behind_unlinked(t, l, q, p);
 }
 
 static inline void runq_push(struct green_thread *t)
