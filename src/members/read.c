@@ -6,8 +6,10 @@
  * RWF_NOWAIT, are made in a helper without the dispatch
  * (green_file_io).  Everything else goes to musl's entry for blocking
  * calls, __syscall_cp, as musl's own read does.  Every path
- * leaves by a jump: the fast one saves one register (fdtab.h,
- * green_fd_after).
+ * leaves by a jump: the fast one saves one register, which keeps the
+ * entry's address across the system call for the one store after it
+ * (made again from the number, fdtab.h's green_fd_after, the address
+ * cost GCC two instructions more and the same register).
  */
 #include <unistd.h>
 #include "fastio.h"
@@ -57,7 +59,7 @@ ssize_t read(int ifd, void *buf, size_t count)
 	if (f->miss >= FD_MISS_TRUST) return wait_first(fd, buf, count);
 	r = green_fast_syscall6(SYS_recvfrom, fd, buf, count, MSG_DONTWAIT, 0, 0);
 	if (r >= 0) {
-		green_fd_after(fd)->miss = 0;   /* its reads try first */
+		green_fd_found(f);   /* its reads try first */
 		return r;
 	}
 	if (r == -EAGAIN) return wait(fd, buf, count, r);

@@ -48,7 +48,7 @@ ssize_t recvfrom(int ifd, void *restrict buf, size_t len, int flags, struct sock
 		return wait_first(fd, buf, len, flags, addr, alen);
 	r = green_fast_syscall6(SYS_recvfrom, fd, buf, len, flags | MSG_DONTWAIT, addr, alen);
 	if (r >= 0) {
-		green_fd_after(fd)->miss = 0;   /* its reads try first */
+		green_fd_found(green_fd_after(fd));   /* its reads try first */
 		return r;
 	}
 	if (r == -EAGAIN && !(flags & MSG_DONTWAIT)) return wait(fd, buf, len, flags, addr, alen);

@@ -40,8 +40,10 @@ ssize_t sendto(int ifd, const void *buf, size_t len, int flags, const struct soc
 		return general(fd, buf, len, flags, addr, alen);
 	r = green_fast_syscall6(SYS_sendto, fd, buf, len, flags | MSG_DONTWAIT, 0, 0);
 	if (r == (long)len) {
-		if (__builtin_expect((p = green_peer_listed(green_fd_after(fd))) != 0, 0))
-			return __green_peer_wake(p, r);
+		struct green_fd *w = green_fd_after(fd);
+
+		if (__builtin_expect((p = green_peer_listed(w)) != 0, 0))
+			return __green_peer_wake(p, w, r);
 		return r;
 	}
 	if (r >= 0 || r == -EAGAIN) return rest(fd, buf, len, flags, r);

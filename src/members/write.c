@@ -49,8 +49,10 @@ ssize_t write(int ifd, const void *buf, size_t count)
 	if (r == (long)count) {
 		/* written to one end of a socket pair whose other end p
 		 * has a list of waiters: its readers may go on */
-		if (__builtin_expect((p = green_peer_listed(green_fd_after(fd))) != 0, 0))
-			return __green_peer_wake(p, r);
+		struct green_fd *w = green_fd_after(fd);
+
+		if (__builtin_expect((p = green_peer_listed(w)) != 0, 0))
+			return __green_peer_wake(p, w, r);
 		return r;
 	}
 	if (r >= 0 || r == -EAGAIN) return rest(fd, buf, count, r);

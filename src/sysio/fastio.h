@@ -177,6 +177,7 @@ static inline __attribute__((always_inline)) long green_sock_recv(int fd, void *
 	if (__builtin_expect((unsigned long)r > -4096UL, 0) && r == -EAGAIN)
 		return __sysio_sock_recv_more(fd, buf, len, flags, addr, alen, cp);
 	if (first && sw == __green_nswitch) f->miss = 0;   /* it waited first: trying would have found it */
+	if (fast) f->turn = 1;   /* read since its last write (fdtab.h); recorded runs never (record.md) */
 	return r;
 }
 

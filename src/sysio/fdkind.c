@@ -180,10 +180,11 @@ hidden void __green_fd_forget(unsigned first, unsigned last)
 		f->kind = FD_UNKNOWN;
 		f->nb = 0;
 		f->miss = 0;
+		f->turn = 0;
 		f->lst = LST_UNKNOWN;
 		if (f->peer) {   /* both ends forget the pair (peer.c) */
-			struct green_fd *o = &__green_fds[f->peer - 1];
-			if (o->peer == fd + 1) o->peer = 0;
+			struct green_fd *o = green_fd_peer(f);
+			if (o->peer == -f->peer) o->peer = 0;
 			f->peer = 0;
 		}
 	}

@@ -32,23 +32,43 @@ struct green_fd {
 	struct green_io_node *head;
 	unsigned reg, serial, inst, lgen;
 	/* fdkind.c: O_NONBLOCK as learnt (the era | non-blocking; any
-	 * other era: ask again), the kind, and the reads' first attempts
-	 * that found nothing, in a row (FD_MISS_TRUST and up: a blocking
-	 * read waits for readiness first); counted only while ticks may
-	 * run (green_fd_missed): under GREEN_QUANTUM_MS=0 no tick bounds a
-	 * wrong guess, and a thread that keeps yielding would keep a read
-	 * that waits first from data already there */
+	 * other era: ask again), and the kind */
 	unsigned nb;
 	unsigned char kind;
-	unsigned char miss;
 	/* listener.c: a listening socket's O_NONBLOCK is green's (the
 	 * program's view: blocking) or the program's; LST_UNKNOWN: ask */
 	unsigned char lst;
-	/* peer.c: the number of the other end of a pipe or socket pair made
-	 * in this process, plus one (0: none known); a write here makes it
-	 * readable */
-	unsigned peer;
+	/* peer.c: where the entry of the other end of a pipe or socket
+	 * pair made in this process is, in bytes from this one (0: none
+	 * known; green_fd_peer); a write here makes it readable */
+	int peer;
+	/* fdkind.c: the reads' first attempts that found nothing, in a row
+	 * (FD_MISS_TRUST and up: a blocking read waits for readiness
+	 * first); counted only while ticks may run (green_fd_missed): under
+	 * GREEN_QUANTUM_MS=0 no tick bounds a wrong guess, and a thread
+	 * that keeps yielding would keep a read that waits first from data
+	 * already there.
+	 * peer.c: turn, 1 when a read found data here since a write here
+	 * last woke the peer's list (the peer's reader then has the CPU
+	 * handed to it: a request after a reply); set by the fast reads
+	 * (read, recvfrom, and a socket read's wait in them: never in a
+	 * recorded run, whose threads keep off them), cleared by that wake.
+	 * The two and two spare bytes are one word, which a read that found
+	 * data stores whole (green_fd_found). */
+	union {
+		struct {
+			unsigned char miss, turn, spare[2];
+		};
+		uint32_t reads;
+	};
 };
+
+/* reads as a read that found data leaves it: miss 0, turn 1 */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FD_READS_FOUND 0x100u
+#else
+#define FD_READS_FOUND 0x10000u
+#endif
 
 enum { LST_UNKNOWN, LST_GREEN, LST_PROGRAM };
 
@@ -61,6 +81,13 @@ enum { LST_UNKNOWN, LST_GREEN, LST_PROGRAM };
 static inline void green_fd_missed(struct green_fd *f)
 {
 	if (__green_config.quantum_us && f->miss < FD_MISS_TRUST) f->miss++;
+}
+
+/* A read of f's descriptor found data: its reads try first, and it was
+ * read since its last write (one 4-byte store) */
+static inline void green_fd_found(struct green_fd *f)
+{
+	f->reads = FD_READS_FOUND;
 }
 
 extern hidden struct green_fd __green_fds[GREEN_FDS_MAX];
@@ -89,6 +116,12 @@ static inline int green_fd_nonblocking(const struct green_fd *f, int fd)
 
 	if (__builtin_expect(f->nb == blocking, 1)) return 0;
 	return f->nb == (blocking | 1) ? 1 : __green_fd_nonblocking(fd);
+}
+
+/* the entry of the other end of f's pair (f->peer not 0) */
+static inline struct green_fd *green_fd_peer(const struct green_fd *f)
+{
+	return (struct green_fd *)((char *)f + f->peer);
 }
 
 /* fd's entry, or 0 beyond the table (a negative number included) */

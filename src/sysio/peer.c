@@ -28,8 +28,28 @@
  * Whose list.  Waiters are on the peer's list of nodes (fdtab.h): a
  * thread's own node stays there between its usual waits (io.h), and the
  * nodes of any other wait are linked for its length (epoll.c, poll.c),
- * so that the wake walks the peer's waiters alone.  A number's peer is forgotten with the number (fdkind.c), on
- * both ends.
+ * so that the wake walks the peer's waiters alone.  A number's peer is
+ * forgotten with the number (fdkind.c), on both ends.
+ *
+ * The hand-off.  A request after a reply hands the CPU to the thread
+ * that will answer it: when the wake finds one reader, the only node on
+ * the list, woken the usual way, nothing else runnable (level 0's queue
+ * empty, no gate of the pick up: block.h), and the written end read
+ * since a write there last came here (its turn byte, fdtab.h), the
+ * writer joins the empty run queue and switches to the reader
+ * (hand_off), which runs before the write returns.  The writer's own
+ * read then usually finds the reply: one wait per round trip, not two.
+ * A producer's end is never read and a second request follows no read,
+ * so those writes wake as before and the reader runs at the writer's
+ * next wait; and no thread runnable before the reader is passed.
+ * (docs/io.md, "Pairs made here".)
+ *
+ *   writer                          reader (parked in read, on p's list)
+ *   read(w) finds data: turn 1
+ *   write(w) -> wake: turn 0, one
+ *     plain reader, queue empty  ->  runs: its read, its reply, its
+ *     (writer queued, RUNNABLE)       next read parks: the writer runs
+ *   write returns; read(w) finds the reply: turn 1 ...
  */
 /* <sys/epoll.h> brings musl's <endian.h>, whose byte-swap helpers GCC's
  * -Wparentheses dislikes (musl's headers are not system headers here) */
@@ -40,16 +60,21 @@
 #include "base/gthread.h"
 #include "base/section.h"
 #include "sched/runq.h"
+#include "sched/block.h"
 #include "io.h"
 #include "peer.h"
+
+/* the hand-off's values across its switch in its frame (src/arch/contract.h) */
+GREEN_ARCH_WAITS_ON_STACK
 
 hidden void __green_fd_pair(int a, int b)
 {
 	struct green_fd *fa = green_fd(a), *fb = green_fd(b);
 
 	if (!fa || !fb) return;
-	fa->peer = (unsigned)b + 1;
-	fb->peer = (unsigned)a + 1;
+	fa->peer = (int)((char *)fb - (char *)fa);   /* a pipe2 or socketpair's ends: never one number */
+	fb->peer = -fa->peer;
+	fa->turn = fb->turn = 0;   /* neither end read yet */
 	green_fd_used(a);
 	green_fd_used(b);
 }
@@ -63,10 +88,28 @@ static inline int reading(const struct green_io_node *n)
 /* The wake from node n on, any of its threads needing more than the
  * usual wake below; then the section's end.  Out of line, where calls
  * are made, so that the usual wake makes none and keeps no registers. */
-static __attribute__((noinline)) long wake_rest(struct green_io_node *n, long r)
+static long hand_off(struct green_thread *t, long r);
+
+/* May the wake of the thread reading on node n, woken the usual way,
+ * hand it the CPU?  (The hand-off, above: the written end read since its
+ * last write, n the last node on the list, nothing else runnable, no
+ * gate of the pick up; tail: level 0's.) */
+static inline int handing_off(const struct green_io_node *n, int turn, const struct green_thread *tail)
 {
-	for (; n; n = n->next)
-		if (reading(n)) green_wake_sleeper(n->t);   /* runq.h */
+	return turn && !tail && !n->next && !(__green_yield_gate.any & GREEN_GATE_PICK);
+}
+
+/* turn: the written end's (a hand-off may be made) */
+static __attribute__((noinline)) long wake_rest(struct green_io_node *n, long r, int turn)
+{
+	for (; n; n = n->next) {
+		if (!reading(n)) continue;
+		if (green_sleeper_plain(n->t) && handing_off(n, turn, __green_runq.lv[0].tail)) {
+			if (!__green_ticking) __green_tick_arm();   /* two threads may run: runq_ready's */
+			return hand_off(n->t, r);
+		}
+		green_wake_sleeper(n->t);   /* runq.h */
+	}
 	GREEN_LEAVE();
 	return r;
 }
@@ -80,6 +123,24 @@ static __attribute__((noinline)) long leave(long r)
 	return r;
 }
 
+/* The writer hands the CPU to t, the one reader its write woke, and
+ * runs again when t stops: it joins level 0, which is empty, and t runs
+ * at once (its wait over with 0, as the usual wake leaves it).  Then the
+ * section's end, r kept. */
+__attribute__((optimize("no-tree-slp-vectorize")))
+static __attribute__((noinline)) long hand_off(struct green_thread *t, long r)
+{
+	struct green_thread *self = __green_cur;
+
+	green_sleeper_unwait_parked(t);   /* runq.h: its wait over, runnable */
+	self->state = GS_RUNNABLE;
+	runq_push_behind_unlinked(self, 0, &__green_runq.lv[0], 0);   /* running: links 0 */
+	green_switch(self, t);   /* switch.h */
+	green_barrier();
+	if (!--__green_np && __green_pending.any) return leave(r);
+	return r;
+}
+
 /* r passes through, so that a write's fast path ends with a jump here
  * (write.c).  The usual wake, in line: a thread runq.h calls plain (level
  * 0, no deadline, in the usual wait: on no queue), while ticks run and
@@ -88,19 +149,23 @@ static __attribute__((noinline)) long leave(long r)
  * vectorized: the queue's head and tail are two plain stores, where GCC
  * made a vector of t and stored it, three instructions. */
 __attribute__((optimize("no-tree-slp-vectorize")))
-hidden long __green_peer_wake(struct green_fd *p, long r)
+hidden long __green_peer_wake(struct green_fd *p, struct green_fd *w, long r)
 {
 	struct gq *q = &__green_runq.lv[0];
+	int turn;
 
 	if (p->lgen != __green_epoll_lists) return r;   /* its list is from before a fork */
+	turn = w->turn;   /* read since its last write: a request after a reply */
+	w->turn = 0;
 	GREEN_ENTER();
-	if (__builtin_expect(!__green_ticking, 0)) return wake_rest(p->head, r);   /* the ticks to start */
+	if (__builtin_expect(!__green_ticking, 0)) return wake_rest(p->head, r, turn);   /* the ticks to start */
 	for (struct green_io_node *n = p->head; n; n = n->next) {
 		struct green_thread *t = n->t, *tail = q->tail;
 
 		if (!reading(n)) continue;
 		if (__builtin_expect(!green_sleeper_plain(t) || (tail && tail->computing), 0))
-			return wake_rest(n, r);
+			return wake_rest(n, r, 0);   /* no hand-off: t not plain, or others runnable */
+		if (handing_off(n, turn, tail)) return hand_off(t, r);
 		green_sleeper_unwait_parked(t);   /* runq.h: blocked, so its wake is its park's 0 */
 		runq_push_behind_unlinked(t, 0, q, tail);   /* on no queue: links 0 */
 	}

@@ -8,7 +8,7 @@
 
 /* peer.c */
 hidden void __green_fd_pair(int a, int b);        /* a and b are the two ends of one pipe or socket pair */
-hidden long __green_peer_wake(struct green_fd *p, long r);   /* p's readers; returns r */
+hidden long __green_peer_wake(struct green_fd *p, struct green_fd *w, long r);   /* p's readers, w written; returns r */
 
 /* f's peer, when it has a list of nodes, on which a reader may wait;
  * else 0: the first look, where a write's fast path keeps its registers */
@@ -17,7 +17,7 @@ static inline struct green_fd *green_peer_listed(const struct green_fd *f)
 	struct green_fd *p;
 
 	if (!f->peer) return 0;
-	p = &__green_fds[f->peer - 1];
+	p = green_fd_peer(f);
 	return p->head ? p : 0;
 }
 
@@ -30,11 +30,11 @@ static inline struct green_fd *green_peer_listed(const struct green_fd *f)
  * then (a write that looked at the head's fields here read freed memory
  * when a preempted writer's reader finished meanwhile).
  */
-static inline void green_peer_wrote(const struct green_fd *f)
+static inline void green_peer_wrote(struct green_fd *f)
 {
 	struct green_fd *p = green_peer_listed(f);
 
-	if (__builtin_expect(p != 0, 0)) __green_peer_wake(p, 0);
+	if (__builtin_expect(p != 0, 0)) __green_peer_wake(p, f, 0);
 }
 
 #endif

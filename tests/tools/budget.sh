@@ -83,8 +83,9 @@ st=$?
 # clock's.  (Under GREEN_QUANTUM_MS=0 every read tries first, by design:
 # 8 where the loop makes 6, docs/fastpaths.md.)  And ops.c's echo, over
 # a pair green made: its 2 writes and 2 reads alone (ECHO_PEER_CALLS),
-# each write waking the other end's reader with no wait on the kernel
-# (src/sysio/peer.c), at most ECHO_SYSCALLS_PCT per cent more.
+# each write waking the other end's reader with no wait on the kernel,
+# one of them handing it the CPU (src/sysio/peer.c), at most
+# ECHO_SYSCALLS_PCT per cent more.
 ECHO_SYSCALLS_PCT=1
 ECHO_PEER_CALLS=4
 STRACE=${STRACE:-$(command -v strace)}

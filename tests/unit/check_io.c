@@ -1898,6 +1898,87 @@ START_TEST(peer_write_wakes_every_reader)
 }
 END_TEST
 
+/* The end of a pair that one thread reads and writes: the reader of the
+ * other end, parked in read. */
+static void park_reader(struct waiter *w, int fd)
+{
+	*w = (struct waiter){ .fn = reader1, .fd = fd };
+	start(w);
+	ck_assert_int_eq(seen(&w->done), 0);
+}
+
+/* A reply on p[0], read on p[1]: p[1]'s next write is a request after
+ * a reply. */
+static void reply_read(int p[2])
+{
+	char c;
+
+	ck_assert_int_eq(write(p[0], "y", 1), 1);
+	ck_assert_int_eq(read(p[1], &c, 1), 1);
+}
+
+/* A write on p[1]: had the reader of p[0] run when it returned? */
+static int write_ran_reader(struct waiter *w, int p[2])
+{
+	ck_assert_int_eq(write(p[1], "x", 1), 1);
+	return seen(&w->done);
+}
+
+static int turn_taker_stop;
+
+static void *turn_taker(void *arg)
+{
+	(void)arg;
+	while (!seen(&turn_taker_stop)) sched_yield();
+	return 0;
+}
+
+/* A write that wakes the one reader of a socket pair's other end hands
+ * that reader the CPU at once when nothing else is runnable and the
+ * writer's end was read since it was last written: a request after a
+ * reply (peer.c).  The reader has run when the write returns.  Not so
+ * for a producer's write (its end never read), for a second request
+ * before any reply was read, or with another thread runnable, which the
+ * reader does not pass: each of those writes returns with the reader
+ * still queued. */
+START_TEST(peer_write_hands_off)
+{
+	struct waiter w;
+	pthread_t s;
+	int p[2];
+
+	make_pair(PAIR_SOCKET, p);
+	park_reader(&w, p[0]);
+	ck_assert_msg(!write_ran_reader(&w, p), "a producer's write handed its reader the CPU");
+	finish(&w);
+
+	/* a reply read, then a request */
+	reply_read(p);
+	park_reader(&w, p[0]);
+	ck_assert_msg(write_ran_reader(&w, p), "the request's reader had not run when the write returned");
+	finish(&w);
+	ck_assert_int_eq(w.result, 1);
+
+	/* a second request, no reply read since the first */
+	park_reader(&w, p[0]);
+	ck_assert_msg(!write_ran_reader(&w, p), "a second request handed its reader the CPU");
+	finish(&w);
+
+	/* a reply read, a request, but another thread runnable */
+	reply_read(p);
+	park_reader(&w, p[0]);
+	turn_taker_stop = 0;
+	SPAWN(&s, turn_taker, 0);
+	sched_yield();   /* it runs, and yields back: runnable */
+	ck_assert_msg(!write_ran_reader(&w, p), "the reader ran ahead of a runnable thread");
+	mark(&turn_taker_stop);
+	JOIN(s, 0);
+	finish(&w);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
 /* The flags asked of pipe2 and socketpair are on both ends. */
 static void both_ends_flagged(int p[2])
 {
@@ -2087,6 +2168,7 @@ Suite *suite_io(void)
 	/* one yield: a seeded schedule may pick the writer again */
 	if (GREEN_MODE && !explored()) tcase_add_test(tc, peer_write_wakes_reader);
 	if (GREEN_MODE && !explored()) tcase_add_test(tc, peer_write_wakes_every_reader);
+	if (GREEN_MODE && cooperative() && !explored()) tcase_add_test(tc, peer_write_hands_off);
 	if (GREEN_MODE) {
 		tcase_add_test(tc, epoll_large_set);
 		tcase_add_test(tc, epoll_big_fds);

@@ -27,9 +27,10 @@
  *   futexpp     pingpong with that lock and a raw futex word for the
  *               condition: 2 FUTEX_WAKEs, 2 FUTEX_WAITs, 2 switches
  *   echo        a round trip of one byte over a socket pair between
- *               two threads: each writes once and reads once (2 writes,
- *               2 reads, 2 waits, 2 switches); each write wakes the
- *               other end's reader itself (src/sysio/peer.c)
+ *               two threads: each writes once and reads once; the
+ *               writes wake the other end's reader itself, the client's
+ *               handing it the CPU (src/sysio/peer.c: 2 writes, 3
+ *               reads, 1 wait, 2 switches)
  *   echok       the same over ends green does not know as a pair (dups
  *               of them): each reader is woken by the multiplexer's
  *               round, on the backend green picks for so few waiters
