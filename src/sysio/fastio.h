@@ -20,7 +20,9 @@
  * (GREEN_RECV_FLAGS, GREEN_SEND_FLAGS), and a send with no address.
  *
  * A write to one end of a socket pair made in this process wakes the
- * threads waiting to read the other end (peer.h).
+ * threads waiting to read the other end, and hands the CPU to the one
+ * reader of a request after a reply (peer.h, peer.c); a read that finds
+ * data marks its end as read since its last write (green_fd_found).
  *
  * Anything else (another kind, a kind not yet learnt, a read or write
  * of 0 bytes, a number beyond the table) answers GREEN_IO_GENERAL, and
