@@ -85,9 +85,6 @@ static inline int reading(const struct green_io_node *n)
 	return (n->waiting & EPOLLIN) && n->t->state == GS_BLOCKED;   /* waiting: gthread.h */
 }
 
-/* The wake from node n on, any of its threads needing more than the
- * usual wake below; then the section's end.  Out of line, where calls
- * are made, so that the usual wake makes none and keeps no registers. */
 static long hand_off(struct green_thread *t, long r);
 
 /* May the wake of the thread reading on node n, woken the usual way,
@@ -99,7 +96,10 @@ static inline int handing_off(const struct green_io_node *n, int turn, const str
 	return turn && !tail && !n->next && !(__green_yield_gate.any & GREEN_GATE_PICK);
 }
 
-/* turn: the written end's (a hand-off may be made) */
+/* The wake from node n on, any of its threads needing more than the
+ * usual wake below (turn: the written end's, a hand-off may be made);
+ * then the section's end.  Out of line, where calls are made, so that
+ * the usual wake makes none and keeps no registers. */
 static __attribute__((noinline)) long wake_rest(struct green_io_node *n, long r, int turn)
 {
 	for (; n; n = n->next) {
@@ -123,6 +123,14 @@ static __attribute__((noinline)) long leave(long r)
 	return r;
 }
 
+/* GREEN_LEAVE with r kept */
+static inline long section_end(long r)
+{
+	green_barrier();
+	if (!--__green_np && __green_pending.any) return leave(r);
+	return r;
+}
+
 /* The writer hands the CPU to t, the one reader its write woke, and
  * runs again when t stops: it joins level 0, which is empty, and t runs
  * at once (its wait over with 0, as the usual wake leaves it).  Then the
@@ -136,9 +144,7 @@ static __attribute__((noinline)) long hand_off(struct green_thread *t, long r)
 	self->state = GS_RUNNABLE;
 	runq_push_behind_unlinked(self, 0, &__green_runq.lv[0], 0);   /* running: links 0 */
 	green_switch(self, t);   /* switch.h */
-	green_barrier();
-	if (!--__green_np && __green_pending.any) return leave(r);
-	return r;
+	return section_end(r);
 }
 
 /* r passes through, so that a write's fast path ends with a jump here
@@ -169,7 +175,5 @@ hidden long __green_peer_wake(struct green_fd *p, struct green_fd *w, long r)
 		green_sleeper_unwait_parked(t);   /* runq.h: blocked, so its wake is its park's 0 */
 		runq_push_behind_unlinked(t, 0, q, tail);   /* on no queue: links 0 */
 	}
-	green_barrier();
-	if (!--__green_np && __green_pending.any) return leave(r);
-	return r;
+	return section_end(r);
 }
